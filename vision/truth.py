@@ -1,0 +1,130 @@
+"""Truth files beside evaluation photos (``<photo>.txt``, ``<photo>.rot.txt``).
+
+The evaluation harness and the tests read the same sidecars, so the format lives in one place.
+A truth grid is the photo turned ``orientation`` degrees clockwise (letters upright); its
+``grid_corners_px`` are TL TR BR BL *in that orientation*, given in pixels of the stored photo.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SIZE = 15
+ARROW_ROTATION = {"^": 0, ">": 90, "v": 180, "<": 270}
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+
+
+@dataclass(frozen=True)
+class TruthCell:
+    """What a truth grid says of one cell; ``letter`` None means empty.
+
+    ``letter`` is upper case (national letters included); ``"?"`` is a blank, an unreadable letter
+    or a covered cell. ``blank`` marks a lowercase truth letter (a blank played as that letter).
+    """
+
+    letter: str | None
+    blank: bool = False
+    rotation: int | None = None
+
+
+@dataclass
+class PhotoTruth:
+    photo: Path
+    grid: list[list[TruthCell]]  # [row][col] in the truth orientation
+    orientation: int = 0  # degrees clockwise from the photo as displayed to the truth grid
+    corners: list[tuple[float, float]] | None = None  # TL TR BR BL, photo pixels
+    notes: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    has_rotations: bool = False
+
+    @property
+    def source(self) -> str:
+        """The public repository a photo came from (``owner__repo``): the unit of leave-one-out."""
+        return "__".join(self.photo.name.split("__")[:2])
+
+    def occupied(self) -> list[tuple[int, int]]:
+        """(col, row) of every tile in the truth grid."""
+        return [
+            (col, row)
+            for row in range(SIZE)
+            for col in range(SIZE)
+            if self.grid[row][col].letter is not None
+        ]
+
+
+def _parse_headers(lines: list[str]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for line in lines:
+        match = re.match(r"#\s*([A-Za-z_ ]+?)(?:\s*\(.*?\))?\s*:\s*(.*)", line)
+        if match:
+            headers.setdefault(match.group(1).strip().lower(), match.group(2).strip())
+    return headers
+
+
+def _parse_orientation(value: str) -> int:
+    match = re.search(r"rotated\s+(\d+)\s*deg", value) or re.search(r"rotation\s+(\d+)", value)
+    return int(match.group(1)) % 360 if match else 0
+
+
+def _parse_corners(value: str) -> list[tuple[float, float]] | None:
+    pairs = re.findall(r"(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)", value)
+    if len(pairs) != 4:
+        return None
+    return [(float(x), float(y)) for x, y in pairs]
+
+
+def _letter_cell(char: str) -> TruthCell:
+    if char == ".":
+        return TruthCell(None)
+    if char == "?":
+        return TruthCell("?")
+    return TruthCell(char.upper(), blank=char.islower())
+
+
+def read_truth(photo: Path | str) -> PhotoTruth:
+    """Read ``<photo>.txt`` and, where present, the rotations in ``<photo>.rot.txt``."""
+    photo = Path(photo)
+    text = Path(f"{photo}.txt").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    header_lines = [line for line in lines if line.startswith("#")]
+    rows = [line for line in lines if line.strip() and not line.startswith("#")]
+    if len(rows) != SIZE or any(len(row) != SIZE for row in rows):
+        raise ValueError(f"{photo.name}.txt: expected 15 rows of 15 cells")
+    headers = _parse_headers(header_lines)
+    grid = [[_letter_cell(char) for char in row] for row in rows]
+    truth = PhotoTruth(
+        photo=photo,
+        grid=grid,
+        orientation=_parse_orientation(headers.get("orientation", "")),
+        corners=_parse_corners(headers.get("grid_corners_px", "")),
+        notes=headers.get("notes", ""),
+        headers=headers,
+    )
+    rot_path = Path(f"{photo}.rot.txt")
+    if rot_path.exists():
+        rot_rows = [
+            line.split()
+            for line in rot_path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
+        for row, tokens in enumerate(rot_rows[:SIZE]):
+            for col, token in enumerate(tokens[:SIZE]):
+                if token != "." and token[-1] in ARROW_ROTATION:
+                    cell = truth.grid[row][col]
+                    truth.grid[row][col] = TruthCell(
+                        cell.letter, cell.blank, ARROW_ROTATION[token[-1]]
+                    )
+        truth.has_rotations = True
+    return truth
+
+
+def photos_with_truth(folder: Path | str) -> list[Path]:
+    """Every photo in ``folder`` that has a truth file beside it, sorted by name."""
+    folder = Path(folder)
+    return sorted(
+        path
+        for path in folder.iterdir()
+        if path.suffix.lower() in PHOTO_SUFFIXES and Path(f"{path}.txt").exists()
+    )
