@@ -74,15 +74,27 @@ def _tokens(line: str, number: int) -> list[str]:
     if " " in line.strip():
         tokens = line.split()
     else:
-        tokens = list(line.strip())
-        # A compact line may carry arrows after letters: "Q>A^..." is still unambiguous.
+        chars = list(line.strip())
+        # A compact line may carry arrows after letters: "Q>A^..." is still unambiguous, but
+        # "v" is both the 180-degree arrow and a blank V. Read it as an arrow unless only the
+        # blank reading gives a full row.
         merged: list[str] = []
-        for char in tokens:
+        for char in chars:
             if char in ROTATION_OF_ARROW and merged and merged[-1] != "." and len(merged[-1]) == 1:
                 merged[-1] += char
             else:
                 merged.append(char)
         tokens = merged
+        if len(merged) != SIZE and "v" in chars:
+            as_blanks: list[str] = []
+            for char in chars:
+                if char in "^<>" and as_blanks and as_blanks[-1] != "." \
+                        and len(as_blanks[-1]) == 1:
+                    as_blanks[-1] += char
+                else:
+                    as_blanks.append(char)
+            if len(as_blanks) == SIZE:
+                tokens = as_blanks
     if len(tokens) != SIZE:
         raise BoardTextError(f"board text line {number} has {len(tokens)} cells, expected {SIZE}")
     return tokens

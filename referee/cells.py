@@ -36,12 +36,17 @@ class Cell:
 
     @property
     def name(self) -> str:
+        # An off-board cell has no name (COLUMNS[-1] would quietly say "O").
+        if not self.on_board():
+            raise ValueError(f"{self!r} is off the board and has no name")
         return f"{COLUMNS[self.col]}{self.row + 1}"
 
     def __str__(self) -> str:
-        return self.name
+        return self.name if self.on_board() else repr(self)
 
     def __repr__(self) -> str:
+        if not self.on_board():
+            return f"Cell({self.col}, {self.row})"
         return f"Cell.parse({self.name!r})"
 
     def on_board(self) -> bool:

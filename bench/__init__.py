@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m bench`` (``make bench``) runs them all and prints a table for each."""

@@ -1,0 +1,56 @@
+"""The ``tileref`` command line: one subcommand per module in ``webui/commands``.
+
+Each command module exposes ``add_parser(subparsers)`` and ``run(args) -> int``; this file only
+wires them together, so adding a command never touches the others. Commands import their heavy
+dependencies (OpenCV, Flask) inside ``run`` so ``tileref judge`` starts as fast as the referee.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+# The order in which ``tileref --help`` lists them.
+COMMANDS = ("judge", "read", "evaluate", "calibrate", "serve")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tileref",
+        description="Camera companion and referee for word games on a physical Scrabble board.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"webui.commands.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"webui.commands.{name}":
+                raise
+            continue
+        module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # a bug, not bad input: still one line unless asked for more
+        if os.environ.get("TILEREF_DEBUG"):
+            raise
+        print(f"tileref {args.command}: internal error: {error} "
+              "(set TILEREF_DEBUG=1 for the traceback)", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
