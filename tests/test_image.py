@@ -1,0 +1,126 @@
+"""Loading photos: EXIF orientation, size limits, and every way a file can be broken."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision.errors import ImageError, VisionError
+from vision.image import load_image
+
+PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+PHOTO = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170028.jpg"
+
+
+def _striped(width: int = 200, height: int = 100) -> np.ndarray:
+    """RGB image whose left quarter is white: where it ends up shows the orientation."""
+    image = np.zeros((height, width, 3), np.uint8)
+    image[:, : width // 4] = 255
+    return image
+
+
+def _jpeg_with_orientation(orientation: int) -> bytes:
+    picture = Image.fromarray(_striped())
+    exif = picture.getexif()
+    exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    picture.save(buffer, "JPEG", exif=exif, quality=95)
+    return buffer.getvalue()
+
+
+def _png(image: np.ndarray) -> bytes:
+    ok, encoded = cv2.imencode(".png", image)
+    assert ok
+    return encoded.tobytes()
+
+
+def test_real_photo_loads_as_bgr_uint8() -> None:
+    image = load_image(PHOTO)
+    # The truth header records the decoded size of the stored photo.
+    assert image.shape == (1500, 2000, 3)
+    assert image.dtype == np.uint8
+
+
+def test_bytes_and_path_give_the_same_pixels(tmp_path: Path) -> None:
+    data = _png(np.random.default_rng(1).integers(0, 255, (40, 60, 3), dtype=np.uint8))
+    path = tmp_path / "x.png"
+    path.write_bytes(data)
+    assert np.array_equal(load_image(data), load_image(path))
+    assert np.array_equal(load_image(str(path)), load_image(path))
+
+
+def test_exif_rotation_is_applied() -> None:
+    plain = load_image(_jpeg_with_orientation(1))
+    turned = load_image(_jpeg_with_orientation(6))  # 6 = display rotated 90 deg clockwise
+    assert plain.shape[:2] == (100, 200)
+    assert turned.shape[:2] == (200, 100)
+    # The white band was on the left; turned clockwise it is on top.
+    assert turned[:40].mean() > 200 and turned[60:].mean() < 30
+    assert plain[:, :40].mean() > 200 and plain[:, 60:].mean() < 30
+
+
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        (b"", "empty"),
+        (b"hello, I am not a photo", "not an image"),
+        (b"\xff\xd8\xff\xe0" + b"\x00" * 100 + b"\xff\xd9", "corrupt"),
+        (b"\x89PNG\r\n\x1a\n" + b"\x00" * 50 + b"IEND\xaeB`\x82", "corrupt"),
+    ],
+)
+def test_broken_bytes_raise_image_error(data: bytes, reason: str) -> None:
+    with pytest.raises(ImageError) as info:
+        load_image(data)
+    message = str(info.value)
+    assert reason in message
+    assert "\n" not in message
+
+
+def test_truncated_jpeg_is_refused() -> None:
+    data = PHOTO.read_bytes()
+    with pytest.raises(ImageError, match="truncated"):
+        load_image(data[: len(data) * 2 // 3])
+
+
+def test_truncated_png_is_refused() -> None:
+    data = _png(np.full((50, 50, 3), 128, np.uint8))
+    with pytest.raises(ImageError, match="truncated"):
+        load_image(data[:-20])
+
+
+def test_limits_are_checked_before_decoding(tmp_path: Path) -> None:
+    data = _png(np.zeros((100, 120, 3), np.uint8))
+    with pytest.raises(ImageError, match="too big"):
+        load_image(data, max_pixels=100 * 119)
+    with pytest.raises(ImageError, match="too big"):
+        load_image(data, max_bytes=len(data) - 1)
+    path = tmp_path / "big.png"
+    path.write_bytes(data)
+    with pytest.raises(ImageError, match="too big"):
+        load_image(path, max_bytes=10)
+    assert load_image(data, max_pixels=100 * 120).shape == (100, 120, 3)
+
+
+def test_missing_file_and_folder(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "nope.jpg")
+    with pytest.raises(ImageError, match="not a file"):
+        load_image(tmp_path)
+
+
+def test_grey_and_alpha_images_come_back_as_bgr() -> None:
+    grey = _png(np.full((30, 40), 77, np.uint8))
+    rgba = _png(np.dstack([np.full((30, 40, 3), 50, np.uint8), np.full((30, 40), 9, np.uint8)]))
+    assert load_image(grey).shape == (30, 40, 3)
+    assert load_image(rgba).shape == (30, 40, 3)
+
+
+def test_error_family() -> None:
+    assert issubclass(ImageError, VisionError)
+    assert issubclass(VisionError, ValueError)
+    assert str(ImageError("two\nlines")) == "two lines"

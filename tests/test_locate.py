@@ -1,0 +1,182 @@
+"""Finding the playing grid: real photos against their truth corners, rendered boards with known
+geometry, and the refusals (no board, too dark, too blurry)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.boardtext import parse_board_text
+from vision.errors import BoardNotFoundError, ImageQualityError
+from vision.eval_corners import corner_errors_cells, expected_corners
+from vision.image import load_image
+from vision.locate import BoardLocation, find_board, south_at, south_at_bottom
+from vision.render import RenderOptions, render_board_photo
+from vision.truth import read_truth
+
+PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+
+# One photo per source and board kind, including boards turned 90 and 270 degrees in the frame,
+# a dim far board, a German green board and a busy wooden deluxe board.
+REAL = [
+    "DeclanFinerty__scrabble-vision__board_001.jpeg",
+    "jheidel__scrabble-opencv__IMG_20141025_163953.jpg",
+    "jheidel__scrabble-opencv__IMG_20151016_170028.jpg",
+    "jheidel__scrabble-opencv__IMG_20151016_170737.jpg",
+    "kristopalka__scrabble-solver__red_boards_013.jpg",
+    "scrabscrap__scrabble-scraper__board-neu_warp-21.jpg",
+    "ssetser1__ScrabbleDetectorProject__IMG_2677_jpeg.rf.76a02bccfaec5bb2f104ff8d631956e5.jpg",
+]
+
+POSITION = parse_board_text("""\
+...............
+...............
+...............
+...............
+.....QUIZ......
+.......E.......
+.......B.......
+....JUMPS......
+.......A.......
+.......r.......
+.......K.......
+...............
+...............
+...............
+...............
+""")
+
+
+def _expected(corners: np.ndarray, orientation: int) -> np.ndarray:
+    return expected_corners([tuple(c) for c in corners], orientation)
+
+
+@pytest.mark.photos
+@pytest.mark.parametrize("name", REAL)
+def test_real_photo_grid_found_within_half_a_cell(name: str) -> None:
+    truth = read_truth(PHOTOS / name)
+    location = find_board(load_image(PHOTOS / name))
+    assert isinstance(location, BoardLocation)
+    errors = corner_errors_cells(location.corners, expected_corners(truth.corners,
+                                                                    truth.orientation))
+    # Worst corner within half a cell, and the default South (image bottom) labelled as the
+    # truth orientation implies (a wrong labelling would be ~15 cells off).
+    assert errors.max() < 0.5, errors
+    assert errors.mean() < 0.3, errors
+    assert 0.4 <= location.confidence <= 1.0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        # Turned a quarter in the frame, tilted, loose tiles on the table.
+        RenderOptions.clean(board_style="classic", tilt=35, azimuth=90, clutter=8),
+        # The modern white board, dim and noisy, turned three quarters.
+        RenderOptions.clean(board_style="modern", tilt=10, azimuth=270, brightness=0.4,
+                            noise=6),
+        # Nearly straight down, turned a little (not a multiple of 90 degrees).
+        RenderOptions.clean(board_style="modern", tilt=20, azimuth=14, clutter=3),
+    ],
+    ids=["classic-turned-90", "modern-dim-270", "modern-skewed"],
+)
+def test_rendered_board_found_to_a_tenth_of_a_cell(options: RenderOptions) -> None:
+    photo = render_board_photo(POSITION, seed=5, width=1200, height=900, options=options)
+    location = find_board(photo.image)
+    errors = corner_errors_cells(location.corners, _expected(photo.corners, photo.orientation))
+    assert errors.max() < 0.15, errors
+
+
+def test_drawn_grid_under_a_known_homography_turned_a_quarter() -> None:
+    """A plain drawn grid (no renderer): thin dark lines, a frame, clutter around it."""
+    cell = 40
+    frame = 30
+    side = 15 * cell + 2 * frame
+    board = np.full((side, side, 3), (60, 60, 170), np.uint8)  # red frame
+    board[frame:side - frame, frame:side - frame] = (200, 225, 235)
+    rng = np.random.default_rng(7)
+    for _ in range(12):  # premium-like coloured squares
+        col, row = rng.integers(0, 15, 2)
+        x, y = frame + col * cell, frame + row * cell
+        board[y:y + cell, x:x + cell] = (200, 120, 40)
+    for k in range(16):
+        p = frame + k * cell
+        cv2.line(board, (p, frame), (p, side - frame), (30, 30, 30), 2)
+        cv2.line(board, (frame, p), (side - frame, p), (30, 30, 30), 2)
+    photo = np.full((1000, 1300, 3), (90, 110, 120), np.uint8)
+    for _ in range(40):  # clutter: random bars and blobs on the table
+        x, y = int(rng.integers(0, 1300)), int(rng.integers(0, 1000))
+        colour = tuple(int(v) for v in rng.integers(0, 255, 3))
+        cv2.rectangle(photo, (x, y), (x + int(rng.integers(10, 80)), y + 15), colour, -1)
+    grid_src = np.float32([[frame, frame], [side - frame, frame], [side - frame, side - frame],
+                           [frame, side - frame]])
+    # South-view TL lands top-right: the board is turned a quarter clockwise, and tilted.
+    grid_dst = np.float32([[1040, 190], [1010, 860], [300, 800], [390, 150]])
+    h = cv2.getPerspectiveTransform(grid_src, grid_dst)
+    warped = cv2.warpPerspective(board, h, (1300, 1000))
+    mask = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), h, (1300, 1000))
+    photo[mask > 0] = warped[mask > 0]
+    location = find_board(photo)
+    # Default South is the image bottom: our TL is the drawn grid's BL (390,150)... etc.
+    expected = south_at_bottom(grid_dst)
+    assert np.allclose(expected[0], [390, 150])
+    errors = corner_errors_cells(location.corners, expected)
+    assert errors.max() < 0.1, errors
+
+
+def test_hint_refines_a_rough_guess() -> None:
+    photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
+                               options=RenderOptions.clean(tilt=25, clutter=4))
+    truth = _expected(photo.corners, photo.orientation)
+    cell = np.linalg.norm(truth[1] - truth[0]) / 15
+    rough = truth + np.array([[0.3, -0.2], [-0.25, 0.2], [0.2, 0.3], [-0.3, -0.25]]) * cell
+    location = find_board(photo.image, hint=rough)
+    assert location.method.startswith("hint")
+    assert corner_errors_cells(location.corners, truth).max() < 0.1
+
+
+def test_blank_image_has_no_board() -> None:
+    with pytest.raises(BoardNotFoundError, match="no Scrabble board found"):
+        find_board(np.full((900, 1200, 3), 200, np.uint8))
+
+
+def test_noise_has_no_board() -> None:
+    noise = np.random.default_rng(0).integers(0, 255, (900, 1200, 3), dtype=np.uint8)
+    with pytest.raises(BoardNotFoundError):
+        find_board(noise)
+
+
+def test_black_image_is_too_dark() -> None:
+    with pytest.raises(ImageQualityError, match="too dark"):
+        find_board(np.zeros((900, 1200, 3), np.uint8))
+
+
+def test_blurred_board_is_too_blurry() -> None:
+    photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
+                               options=RenderOptions.clean(tilt=20))
+    with pytest.raises(ImageQualityError, match="blurry"):
+        find_board(cv2.GaussianBlur(photo.image, (0, 0), 14))
+
+
+def test_errors_are_one_line_value_errors() -> None:
+    with pytest.raises(ValueError) as info:
+        find_board(np.zeros((300, 300, 3), np.uint8))
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("side, first", [("bottom", (0, 0)), ("left", (10, 0)),
+                                         ("top", (10, 10)), ("right", (0, 10))])
+def test_south_labelling_follows_the_chosen_image_side(side: str, first: tuple) -> None:
+    square = np.array([[10, 10], [0, 10], [0, 0], [10, 0]], float)  # any start, any direction
+    labelled = south_at(square, side)
+    assert tuple(labelled[0]) == first
+    # Always clockwise on screen (y down): TL -> TR turns right.
+    a, b, c = labelled[0], labelled[1], labelled[2]
+    assert (b - a)[0] * (c - b)[1] - (b - a)[1] * (c - b)[0] > 0
+
+
+def test_unknown_side_is_refused() -> None:
+    with pytest.raises(ValueError):
+        south_at(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float), "north")

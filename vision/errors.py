@@ -1,0 +1,33 @@
+"""The typed failures of the vision stages.
+
+Every failure a user can cause (a bad file, a photo without a board, a photo too dark to read) is
+a ``VisionError``: a ``ValueError`` carrying one line that the command line prints and the web UI
+shows as is. The evaluation harness records the class name, so "board not found" and "image
+unreadable" stay apart in the tables.
+"""
+
+from __future__ import annotations
+
+
+class VisionError(ValueError):
+    """A photo could not be turned into a reading; ``str(error)`` is one line for a person."""
+
+    def __init__(self, message: str) -> None:
+        # One line, always: the CLI prints it as the whole error report.
+        super().__init__(" ".join(str(message).split()))
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class ImageError(VisionError):
+    """The bytes are not a usable image: unreadable, corrupt, truncated, too big, not an image."""
+
+
+class BoardNotFoundError(VisionError):
+    """The image is fine but holds no Scrabble board we can trust (none, or cut off)."""
+
+
+class ImageQualityError(VisionError):
+    """A board may be there but the photo is too blurry or too dark to find or read it."""

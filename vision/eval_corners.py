@@ -1,0 +1,186 @@
+"""The corner-finding harness: one row per photo, errors in cells, a committed CSV baseline.
+
+Errors are measured in *cells* (both corner sets mapped through the truth homography to grid
+units), so a far, small board and a close, big one count alike and "a quarter cell" means the
+same everywhere.
+
+Corner labels: the truth lists TL TR BR BL in the truth orientation (the photo turned
+``orientation`` degrees clockwise); our finder labels South as the image bottom. For a photo with
+orientation 90*k, our TL is the truth's corner (0 + k) mod 4 and so on. We compare under exactly
+that relabelling ("strict"); a row also reports whether another cyclic shift would have matched
+(a wrong-South labelling, which only matters for boards turned near 45 degrees).
+"""
+
+from __future__ import annotations
+
+import csv
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+from vision.image import load_image
+from vision.locate import find_board
+from vision.rectify import SIZE
+from vision.truth import PHOTO_SUFFIXES, read_truth
+
+
+@dataclass(frozen=True)
+class CornerRow:
+    photo: str
+    source: str
+    found: bool
+    has_truth: bool
+    mean_error_cells: float | None  # None when not found or no truth corners
+    worst_error_cells: float | None
+    labels_match: bool | None  # our South = the orientation-implied South
+    confidence: float
+    ms: float
+    error: str = ""  # the exception class and message when not found
+
+
+def expected_corners(truth_corners: list[tuple[float, float]], orientation: int) -> np.ndarray:
+    """Truth corners relabelled so South is the image bottom (our default convention)."""
+    k = (orientation // 90) % 4
+    return np.array([truth_corners[(i + k) % 4] for i in range(4)], dtype=np.float64)
+
+
+def corner_errors_cells(found: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """Per-corner distance in cells, measured in the truth grid's own units."""
+    grid = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], dtype=np.float32)
+    photo_to_grid = cv2.getPerspectiveTransform(truth.astype(np.float32), grid)
+    a = cv2.perspectiveTransform(found.reshape(-1, 1, 2).astype(np.float64), photo_to_grid)
+    return np.linalg.norm(a.reshape(-1, 2) - grid, axis=1)
+
+
+def _photos(folder: Path) -> list[Path]:
+    return sorted(
+        path
+        for path in Path(folder).iterdir()
+        if path.suffix.lower() in PHOTO_SUFFIXES and Path(f"{path}.txt").exists()
+    )
+
+
+def evaluate_photo(photo: Path) -> CornerRow:
+    truth = read_truth(photo)
+    started = time.perf_counter()
+    try:
+        image = load_image(photo)
+        location = find_board(image)
+    except VisionError as error:
+        ms = (time.perf_counter() - started) * 1000
+        return CornerRow(
+            photo.name, truth.source, False, truth.corners is not None, None, None, None, 0.0,
+            ms, f"{type(error).__name__}: {error}",
+        )
+    ms = (time.perf_counter() - started) * 1000
+    if truth.corners is None:
+        return CornerRow(
+            photo.name, truth.source, True, False, None, None, None, location.confidence, ms
+        )
+    expected = expected_corners(truth.corners, truth.orientation)
+    errors = corner_errors_cells(location.corners, expected)
+    best_shift = min(
+        range(4),
+        key=lambda s: corner_errors_cells(np.roll(location.corners, s, axis=0), expected).max(),
+    )
+    return CornerRow(
+        photo.name, truth.source, True, True, float(errors.mean()), float(errors.max()),
+        best_shift == 0, location.confidence, ms,
+    )
+
+
+def evaluate_corners(folder: Path | str, *, progress: bool = True) -> list[CornerRow]:
+    """Run the finder on every photo with a truth file in ``folder``."""
+    photos = _photos(Path(folder))
+    rows = []
+    for number, photo in enumerate(photos, 1):
+        if progress:
+            print(f"\r[{number}/{len(photos)}] {photo.name[:60]:60}", end="", file=sys.stderr)
+        rows.append(evaluate_photo(photo))
+    if progress:
+        print(file=sys.stderr)
+    return rows
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def print_table(rows: list[CornerRow], out=sys.stdout) -> None:
+    print(f"{'photo':62} {'found':>5} {'mean':>6} {'worst':>6} {'south':>5} {'conf':>5} "
+          f"{'ms':>6}", file=out)
+    for row in rows:
+        south = "-" if row.labels_match is None else ("ok" if row.labels_match else "WRONG")
+        print(
+            f"{row.photo[:62]:62} {'yes' if row.found else 'NO':>5} "
+            f"{_fmt(row.mean_error_cells):>6} {_fmt(row.worst_error_cells):>6} {south:>5} "
+            f"{row.confidence:5.2f} {row.ms:6.0f}",
+            file=out,
+        )
+        if row.error:
+            print(f"    {row.error}", file=out)
+    with_truth = [row for row in rows if row.has_truth]
+    measured = [row for row in with_truth if row.found]
+    within = [row for row in measured if row.worst_error_cells <= 0.25]
+    within_half = [row for row in measured if row.worst_error_cells <= 0.5]
+    print(f"photos: {len(rows)}, found: {sum(row.found for row in rows)}", file=out)
+    print(
+        f"with truth corners: {len(with_truth)}, found: {len(measured)}, "
+        f"worst <= 0.25 cell: {len(within)}, worst <= 0.5 cell: {len(within_half)}",
+        file=out,
+    )
+    if measured:
+        print(
+            f"median mean error {statistics.median(r.mean_error_cells for r in measured):.3f} "
+            f"cell, median worst {statistics.median(r.worst_error_cells for r in measured):.3f}, "
+            f"max worst {max(r.worst_error_cells for r in measured):.3f}",
+            file=out,
+        )
+    print(f"median time {statistics.median(row.ms for row in rows):.0f} ms "
+          f"(load + find, per photo as stored)", file=out)
+
+
+def write_csv(rows: list[CornerRow], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(
+            ["photo", "source", "found", "has_truth", "mean_error_cells", "worst_error_cells",
+             "south_ok", "confidence", "ms", "error"]
+        )
+        for row in rows:
+            writer.writerow(
+                [row.photo, row.source, int(row.found), int(row.has_truth),
+                 _fmt(row.mean_error_cells, 3), _fmt(row.worst_error_cells, 3),
+                 "" if row.labels_match is None else int(row.labels_match),
+                 f"{row.confidence:.2f}", f"{row.ms:.0f}", row.error]
+            )
+
+
+def run_corner_eval(folder: Path, csv_path: Path | None = None) -> int:
+    """Print the table for ``folder`` (and write ``csv_path``); exit code 0, or 2 on bad input."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        print(f"not a folder: {folder}", file=sys.stderr)
+        return 2
+    rows = evaluate_corners(folder)
+    if not rows:
+        print(f"no photos with truth files in {folder}", file=sys.stderr)
+        return 2
+    print_table(rows)
+    if csv_path is not None:
+        write_csv(rows, Path(csv_path))
+    return 0
+
+
+if __name__ == "__main__":
+    default = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else default
+    out_csv = Path(sys.argv[2]) if len(sys.argv) > 2 else None
+    sys.exit(run_corner_eval(target, out_csv))

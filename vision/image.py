@@ -1,0 +1,129 @@
+"""Loading a photo into a BGR array, refusing anything that is not a whole, sane image.
+
+Every reading starts here, and the photos come from phones, webcams and web uploads: the loader is
+the one place that checks size limits before decoding (a 20 kB PNG can claim 100 000 x 100 000
+pixels), notices truncated uploads (OpenCV decodes half a JPEG without complaint and hands back
+grey), and applies the EXIF orientation so that "the bottom of the image" means what the user saw.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from vision.errors import ImageError
+
+MAX_PIXELS = 40_000_000
+MAX_BYTES = 40_000_000
+
+# What the header sniffer recognises; anything else is refused before decoding.
+_SIGNATURES: tuple[tuple[bytes, str], ...] = (
+    (b"\xff\xd8\xff", "JPEG"),
+    (b"\x89PNG\r\n\x1a\n", "PNG"),
+    (b"BM", "BMP"),
+    (b"II*\x00", "TIFF"),
+    (b"MM\x00*", "TIFF"),
+)
+
+
+def _sniff_format(data: bytes) -> str | None:
+    for signature, name in _SIGNATURES:
+        if data.startswith(signature):
+            return name
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WEBP"
+    return None
+
+
+def _read_bytes(source: str | Path | bytes | bytearray | memoryview, max_bytes: int) -> bytes:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        name = "image"
+    else:
+        path = Path(source)
+        name = path.name
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            raise ImageError(f"{path}: no such file") from None
+        except OSError as error:
+            raise ImageError(f"{path}: cannot read ({error.strerror or error})") from None
+        if not path.is_file():
+            raise ImageError(f"{path}: not a file")
+        if size > max_bytes:
+            raise ImageError(f"{name}: file too big ({size:,} bytes; the limit is {max_bytes:,})")
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise ImageError(f"{path}: cannot read ({error.strerror or error})") from None
+    if len(data) > max_bytes:
+        raise ImageError(f"{name}: too big ({len(data):,} bytes; the limit is {max_bytes:,})")
+    if not data:
+        raise ImageError(f"{name}: empty file, not an image")
+    return data
+
+
+def _check_complete(data: bytes, kind: str, name: str) -> None:
+    """Refuse truncated files, which decoders silently fill with grey."""
+    if kind == "JPEG":
+        # Some cameras pad after the end-of-image marker; look for it near the end.
+        if b"\xff\xd9" not in data[-4096:]:
+            raise ImageError(f"{name}: truncated or corrupt JPEG (no end-of-image marker)")
+    elif kind == "PNG":
+        if b"IEND" not in data[-64:]:
+            raise ImageError(f"{name}: truncated or corrupt PNG (no IEND chunk)")
+
+
+def _header_size(data: bytes, name: str) -> tuple[int, int]:
+    """(width, height) from the header alone, so huge images are refused before decoding."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Pillow's DecompressionBombWarning: we check below
+            with Image.open(io.BytesIO(data)) as header:
+                return header.size
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
+        raise ImageError(f"{name}: corrupt image header ({error})") from None
+    except Image.DecompressionBombError:
+        raise ImageError(f"{name}: image dimensions too big") from None
+
+
+def load_image(
+    source: str | Path | bytes,
+    *,
+    max_pixels: int = MAX_PIXELS,
+    max_bytes: int = MAX_BYTES,
+) -> np.ndarray:
+    """Decode a photo file or its bytes to a BGR ``uint8`` array, upright as EXIF says.
+
+    Raises :class:`ImageError` with a one-line reason for anything that is not a complete image
+    within the limits. OpenCV's decoder applies the EXIF orientation itself (checked by the tests),
+    so the returned array is the photo as a viewer displays it.
+    """
+    name = Path(source).name if isinstance(source, (str, Path)) else "image"
+    data = _read_bytes(source, max_bytes)
+    kind = _sniff_format(data)
+    if kind is None:
+        raise ImageError(f"{name}: not an image (expected JPEG, PNG or WebP)")
+    _check_complete(data, kind, name)
+    width, height = _header_size(data, name)
+    if width <= 0 or height <= 0:
+        raise ImageError(f"{name}: image has no pixels")
+    if width * height > max_pixels:
+        raise ImageError(
+            f"{name}: image too big ({width}x{height} pixels; the limit is {max_pixels:,} pixels)"
+        )
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    try:
+        image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)
+    except cv2.error:
+        image = None
+    if image is None or image.size == 0:
+        raise ImageError(f"{name}: corrupt {kind} data, cannot decode")
+    if image.dtype != np.uint8:
+        image = cv2.convertScaleAbs(image, alpha=255.0 / max(1, int(image.max())))
+    return np.ascontiguousarray(image)

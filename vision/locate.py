@@ -1,0 +1,919 @@
+"""Finding the 15x15 playing grid in a photo, without markers.
+
+Why this way: the outer frame of a board is not the grid (a finder that returns the frame is 3-7
+cells off), and boards differ in colour, so we look for the one thing every board shares: two
+families of 16 equally spaced straight lines. The steps:
+
+1. Line segments (LSD) on a copy about 640 px across.
+2. The two dominant families of segments and their vanishing points (RANSAC, then least squares):
+   the line through the two vanishing points undoes the perspective up to an affine map, after
+   which every grid line of a family is parallel and the 16 lines are *equally spaced*.
+3. In that frame, a comb of 16 equally spaced lines is fitted to the segment positions of each
+   family (period and phase searched exhaustively). This counts lines, so the frame and the
+   board's outer edge cannot be mistaken for the grid unless they sit exactly one cell out.
+4. Refinement on the full-size photo: rectify with the current corners, measure where each of the
+   16 + 16 lines really is in every row/column band, fit the homography to the 256 measured
+   intersections, repeat. This pulls a half-cell guess to a few hundredths of a cell.
+
+The corner order: TL, TR, BR, BL of the South view, where South is, by default, the board edge
+nearest the bottom of the image (the premium layout is symmetric, so pixels cannot tell South).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.errors import BoardNotFoundError, ImageQualityError, VisionError
+from vision.rectify import SIZE, grid_homography
+
+LINES = SIZE + 1
+
+
+@dataclass(frozen=True)
+class LocateConfig:
+    """Every threshold of the finder in one place (see the module docstring for the steps)."""
+
+    work_px: int = 640  # long side of the copy the rough search runs on
+    min_segment_px: float = 6.0  # shorter LSD segments are texture, not lines
+    family_inlier_deg: float = 2.0  # a segment belongs to a vanishing point within this angle
+    ransac_iterations: int = 200
+    ransac_scored: int = 500  # longest segments that score the hypotheses
+    min_family_separation_deg: float = 25.0  # the two families' directions differ at least so
+    comb_min_cells_frac: float = 0.15  # the grid spans at least this share of the segment cloud
+    comb_max_cells_frac: float = 1.05
+    comb_log_step: float = 0.015  # period ladder of the comb search (1.5 % steps)
+    comb_bins: int = 500  # histogram bins across the segment cloud
+    max_aspect: float = 1.25  # cell width / height allowed in the rectified frame
+    default_focal: float = 1.6  # in half long sides (~65 degrees across the long side)
+    min_focal: float = 0.5
+    max_focal: float = 6.0
+    refine_cell_px: int = 24  # cell size of the rectified image the refinement measures in
+    refine_rounds: int = 3
+    shift_search_cells: int = 7  # how many whole cells the grid may slide after the comb
+    shift_cell_px: int = 16
+    min_shift_gain: float = 0.5  # mean cellness gained per cell moved in, to accept a shift
+    refine_search_cells: float = 0.35  # how far (cells) a line may move in one round
+    support_tolerance: float = 0.15  # cells: a line sample this close to the grid supports it
+    support_strength: float = 1.5  # ...and stands out this much from its surroundings
+    focus_passes: int = 2  # re-runs on the segments inside the last pass's best grid...
+    focus_period_range: float = 0.2  # log-range of periods a focused pass searches
+    focus_converged_cells: float = 0.5  # stop re-running once the best grid moves less
+    second_pass_grow: float = 1.15  # ...grown by this factor about its centre
+    comb_candidates: int = 3  # rough hypotheses refined when the first is not convincing
+    good_enough: float = 0.85  # line support that (with square-like cells) ends the search
+    max_hypotheses: int = 6
+    cellness_weight: float = 0.2
+    symmetry_cell_px: int = 12
+    min_symmetry_gain: float = 0.15  # relative drop of asymmetry needed to move by a cell
+    cellness_full: float = 1.0  # mean cellness at which the squares count as fully convincing
+    min_confidence: float = 0.4  # below this we say "no board" rather than guess
+    dark_p99: float = 30.0  # 99th-percentile grey below which the photo is too dark
+    blur_laplacian_var: float = 12.0  # variance of Laplacian (on the work copy) below: too blurry
+    cut_off_margin_cells: float = 0.15  # a corner this far outside the image: board cut off
+
+
+CONFIG = LocateConfig()
+
+
+@dataclass(frozen=True)
+class BoardLocation:
+    """Where the playing grid is: ``corners`` (4x2, photo pixels) TL TR BR BL of the South view."""
+
+    corners: np.ndarray
+    confidence: float
+    method: str
+    quad_found_in_ms: float = 0.0
+    details: dict = field(default_factory=dict, compare=False)
+
+    def corner_list(self) -> list[list[float]]:
+        """Plain data for JSON: [[x, y], ...] in TL TR BR BL order."""
+        return [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]
+
+
+# ----------------------------------------------------------------------------------------------
+# Quality
+
+
+def check_quality(gray_work: np.ndarray, config: LocateConfig = CONFIG) -> np.ndarray:
+    """Refuse photos too dark to find anything in, and stretch dim ones to the full range.
+
+    Darkness is judged on the bright end (99th percentile): a dim photo of a board still has
+    usable contrast once stretched, a black frame does not. Blur is judged only when finding
+    fails, so a soft but findable board is never refused.
+    """
+    low, high = np.percentile(gray_work, [1, 99])
+    if high < config.dark_p99:
+        raise ImageQualityError(
+            f"photo too dark to find the board (brightest parts {high:.0f} of 255)"
+        )
+    if high - low < 255 * 0.6:
+        scale = 255.0 / max(high - low, 1.0)
+        gray_work = cv2.convertScaleAbs(gray_work, alpha=scale, beta=-low * scale)
+    return gray_work
+
+
+def _blur_measure(gray_work: np.ndarray) -> float:
+    return float(cv2.Laplacian(gray_work, cv2.CV_32F).var())
+
+
+# ----------------------------------------------------------------------------------------------
+# Segments and vanishing points
+
+
+def _segments(gray: np.ndarray, config: LocateConfig) -> np.ndarray:
+    """LSD segments as an (N, 4) float array x1 y1 x2 y2, short ones dropped."""
+    detector = cv2.createLineSegmentDetector()
+    found = detector.detect(gray)[0]
+    if found is None:
+        return np.zeros((0, 4), np.float64)
+    segs = found.reshape(-1, 4).astype(np.float64)
+    length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    return segs[length >= config.min_segment_px]
+
+
+def _homogeneous_lines(segs: np.ndarray) -> np.ndarray:
+    p1 = np.column_stack([segs[:, 0], segs[:, 1], np.ones(len(segs))])
+    p2 = np.column_stack([segs[:, 2], segs[:, 3], np.ones(len(segs))])
+    lines = np.cross(p1, p2)
+    return lines / np.linalg.norm(lines[:, :2], axis=1, keepdims=True)
+
+
+def _angle_to_vp(segs: np.ndarray, vp: np.ndarray) -> np.ndarray:
+    """|sin| of the angle between each segment and the line from its midpoint to ``vp``."""
+    mid = (segs[:, :2] + segs[:, 2:]) / 2
+    toward = vp[:2][None, :] - mid * vp[2]
+    direction = segs[:, 2:] - segs[:, :2]
+    cross = direction[:, 0] * toward[:, 1] - direction[:, 1] * toward[:, 0]
+    norm = np.linalg.norm(direction, axis=1) * np.linalg.norm(toward, axis=1) + 1e-12
+    return np.abs(cross) / norm
+
+
+def _fit_vp(lines: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Least-squares vanishing point: the point closest to all lines (homogeneous, unit norm)."""
+    m = (lines * weights[:, None]).T @ lines
+    _, vectors = np.linalg.eigh(m)
+    return vectors[:, 0]
+
+
+def _ransac_vp(
+    segs: np.ndarray, lines: np.ndarray, lengths: np.ndarray, rng: np.random.Generator,
+    config: LocateConfig,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The vanishing point supported by the most segment length, and its inlier mask."""
+    tol = np.sin(np.radians(config.family_inlier_deg))
+    prob = lengths / lengths.sum()
+    n = len(segs)
+    # Hypotheses come from pairs of long segments; they are scored on the longest few hundred
+    # (short ones add cost, not evidence).
+    scored = np.argsort(-lengths)[: config.ransac_scored]
+    picks = rng.choice(n, size=(config.ransac_iterations, 2), p=prob)
+    picks = picks[picks[:, 0] != picks[:, 1]]
+    candidates = np.cross(lines[picks[:, 0]], lines[picks[:, 1]])
+    norms = np.linalg.norm(candidates, axis=1)
+    candidates = candidates[norms > 1e-12] / norms[norms > 1e-12, None]
+    if len(candidates) == 0:
+        raise BoardNotFoundError("no Scrabble board found in the photo (no straight lines)")
+    # All hypotheses against all segments at once: |sin| of the angle segment <-> midpoint-to-vp.
+    sub = segs[scored]
+    mid = (sub[:, :2] + sub[:, 2:]) / 2
+    direction = sub[:, 2:] - sub[:, :2]
+    direction = direction / (np.linalg.norm(direction, axis=1, keepdims=True) + 1e-12)
+    tx = candidates[:, None, 0] - mid[None, :, 0] * candidates[:, None, 2]
+    ty = candidates[:, None, 1] - mid[None, :, 1] * candidates[:, None, 2]
+    cross = np.abs(direction[None, :, 0] * ty - direction[None, :, 1] * tx)
+    inlier_matrix = cross < tol * (np.hypot(tx, ty) + 1e-12)
+    best_vp = candidates[int(np.argmax(inlier_matrix.astype(np.float32) @ lengths[scored]))]
+    # Least squares on the inliers, tightening the tolerance: texture lines (wood grain, the
+    # table edge) that pass within 2 degrees would otherwise pull the point a few degrees off.
+    vp = best_vp
+    for shrink in (1.0, 0.5, 0.25):
+        close = _angle_to_vp(segs, vp) < tol * shrink
+        if close.sum() < 8:
+            break
+        vp = _fit_vp(lines[close], lengths[close])
+    return vp, _angle_to_vp(segs, vp) < tol
+
+
+# ----------------------------------------------------------------------------------------------
+# Comb of 16 equally spaced lines
+
+
+def _comb_scores(
+    positions: np.ndarray, weights: np.ndarray, periods: np.ndarray, bins_across: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each period, the best comb offset and its score (teeth minus gaps, sqrt weights)."""
+    lo, hi = np.percentile(positions, [1, 99])
+    span = max(hi - lo, 1e-6)
+    resolution = span / bins_across
+    bins = np.arange(lo - 0.1 * span, hi + 0.1 * span + resolution, resolution)
+    hist, _ = np.histogram(positions, bins=bins, weights=weights)
+    hist32 = hist.reshape(1, -1).astype(np.float32)
+    offsets = np.full(len(periods), np.nan)
+    scores = np.full(len(periods), -np.inf)
+    smooth_cache: dict[int, np.ndarray] = {}
+    ks = np.arange(LINES)
+    for i, period in enumerate(periods):
+        sigma_bins = max(0.7, 0.08 * period / resolution)
+        key = int(round(sigma_bins * 4))
+        if key not in smooth_cache:
+            ksize = int(6 * sigma_bins) | 1
+            profile = cv2.GaussianBlur(hist32, (ksize, 1), sigma_bins).ravel()
+            # Scale so a tooth collects the weight within about a tenth of a cell, whatever the
+            # period: an area-normalised kernel would favour narrow teeth, i.e. tiny combs.
+            profile = profile * (sigma_bins * np.sqrt(2 * np.pi))
+            smooth_cache[key] = np.sqrt(np.maximum(profile, 0))
+        profile = smooth_cache[key]
+        last = len(profile) - int(np.ceil(SIZE * period / resolution)) - 1
+        if last <= 0:
+            continue
+        starts = np.arange(last)[:, None]
+        teeth = np.round(ks * period / resolution).astype(int)
+        gaps = np.round((ks[:-1] + 0.5) * period / resolution).astype(int)
+        # Teeth minus the gaps between them: a comb of the wrong period also collects lines
+        # in its gaps, a comb on the grid does not (cell middles hold no long lines).
+        tooth_sums = profile[starts + teeth].sum(axis=1) - profile[starts + gaps].sum(
+            axis=1
+        ) * (LINES / SIZE)
+        j = int(np.argmax(tooth_sums))
+        offsets[i] = bins[j] + resolution / 2
+        scores[i] = tooth_sums[j]
+    return offsets, scores
+
+
+def _comb_candidates(
+    x_family: tuple[np.ndarray, np.ndarray],
+    y_family: tuple[np.ndarray, np.ndarray],
+    config: LocateConfig,
+    expected_period: float | None = None,
+) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
+    """Pairs of combs whose periods agree (the metric frame makes cells nearly square), best
+    first; each (offset, period, score) per axis. Several are kept because logos, score charts
+    and clutter can out-score the grid, and the refinement tells them apart much better."""
+    spans = [np.subtract(*np.percentile(pos, [99, 1])) for pos, _ in (x_family, y_family)]
+    span = max(max(spans), 1e-6)
+    log_lo = np.log(config.comb_min_cells_frac * span / SIZE)
+    log_hi = np.log(config.comb_max_cells_frac * span / SIZE)
+    if expected_period is not None and np.isfinite(expected_period) and expected_period > 0:
+        # A focused pass: the previous grid already tells the cell size to within a few percent.
+        log_lo = max(log_lo, np.log(expected_period) - config.focus_period_range)
+        log_hi = min(log_hi, np.log(expected_period) + config.focus_period_range)
+        if log_hi <= log_lo:
+            return []
+    log_step = config.comb_log_step
+    periods = np.exp(np.arange(log_lo, log_hi, log_step))
+    # One resolution for all: offsets to ~1/16 cell and periods to 1.5 % are well inside what the
+    # line-by-line refinement pulls in (a third of a cell).
+    x_off, x_score = _comb_scores(*x_family, periods, config.comb_bins)
+    y_off, y_score = _comb_scores(*y_family, periods, config.comb_bins)
+    band = int(round(np.log(config.max_aspect) / log_step))
+    pair_total = np.full(len(periods), -np.inf)
+    pair_j = np.zeros(len(periods), int)
+    for i in range(len(periods)):
+        lo, hi = max(0, i - band), min(len(periods), i + band + 1)
+        j = lo + int(np.argmax(y_score[lo:hi]))
+        pair_total[i], pair_j[i] = x_score[i] + y_score[j], j
+    suppress = int(round(np.log(1.15) / log_step))
+    candidates = []
+    taken: list[int] = []
+    for i in np.argsort(-pair_total):
+        if len(candidates) >= config.comb_candidates or not np.isfinite(pair_total[i]):
+            break
+        if any(abs(int(i) - t) <= suppress for t in taken):
+            continue
+        taken.append(int(i))
+        j = pair_j[i]
+        candidates.append(
+            ((float(x_off[i]), float(periods[i]), float(x_score[i])),
+             (float(y_off[j]), float(periods[j]), float(y_score[j])))
+        )
+    return candidates
+
+
+def _metric_rectification(
+    vp_a: np.ndarray, vp_b: np.ndarray, config: LocateConfig
+) -> np.ndarray:
+    """A homography (normalised image coords -> board frame) making family A vertical, B
+    horizontal and, as far as the focal length estimate allows, cells square.
+
+    The camera is rotated (virtually) to face the board: the plane normal is K' times the
+    vanishing line. The focal length comes from the two vanishing points (orthogonal directions),
+    falling back to a typical phone's when they are too close to infinity to tell.
+    """
+    horizon = np.cross(vp_a, vp_b)
+    focal = config.default_focal
+    if abs(vp_a[2]) > 1e-9 and abs(vp_b[2]) > 1e-9:
+        a = vp_a[:2] / vp_a[2]
+        b = vp_b[:2] / vp_b[2]
+        f2 = -float(a @ b)
+        if config.min_focal**2 < f2 < config.max_focal**2:
+            focal = float(np.sqrt(f2))
+    k = np.diag([focal, focal, 1.0])
+    normal = k.T @ horizon
+    normal = normal / np.linalg.norm(normal)
+    if normal[2] < 0:
+        normal = -normal
+    axis = np.cross(normal, [0.0, 0.0, 1.0])
+    sin_angle = np.linalg.norm(axis)
+    if sin_angle > 1e-9:
+        angle = np.arctan2(sin_angle, normal[2])
+        rotation, _ = cv2.Rodrigues((axis / sin_angle * angle).reshape(3, 1))
+    else:
+        rotation = np.eye(3)
+    to_front = k @ rotation @ np.linalg.inv(k)
+    dir_a = to_front @ vp_a
+    dir_b = to_front @ vp_b
+    dir_a = dir_a[:2] / np.linalg.norm(dir_a[:2])
+    dir_b = dir_b[:2] / np.linalg.norm(dir_b[:2])
+    # Family A lines become vertical (direction (0, 1)), family B horizontal (direction (1, 0)).
+    basis = np.column_stack([dir_b, dir_a])
+    if abs(np.linalg.det(basis)) < 1e-6:
+        raise BoardNotFoundError("no Scrabble board found in the photo (parallel line families)")
+    affine = np.eye(3)
+    affine[:2, :2] = np.linalg.inv(basis)
+    return affine @ to_front
+
+
+def _rough_grids(gray: np.ndarray, config: LocateConfig) -> tuple[list[np.ndarray], dict]:
+    """Candidate grid corners (4x2, work-copy pixels, clockwise from any corner), best first.
+
+    Two passes: the first uses every segment in the photo; the second only those inside the
+    first pass's best grid, so that wood grain, table edges and clutter no longer pull the
+    vanishing points (a slightly wrong perspective makes the comb take the frame for a line).
+    """
+    segs = _segments(gray, config)
+    if len(segs) < 30:
+        raise BoardNotFoundError("no Scrabble board found in the photo (too few straight lines)")
+    height, width = gray.shape
+    scale = max(height, width) / 2.0
+    centre = np.array([width / 2.0, height / 2.0])
+    norm_segs = np.column_stack(
+        [(segs[:, :2] - centre) / scale, (segs[:, 2:] - centre) / scale]
+    )
+    rng = np.random.default_rng(12345)
+    first = _grids_from_segments(norm_segs, rng, config)
+    quads = list(first)
+    focus = first[0] if first else None
+    for _pass in range(config.focus_passes):
+        if focus is None:
+            break
+        grown = focus.mean(axis=0) + (focus - focus.mean(axis=0)) * config.second_pass_grow
+        inside = _inside_quad(norm_segs[:, :2], grown) & _inside_quad(norm_segs[:, 2:], grown)
+        if inside.sum() < 30:
+            break
+        try:
+            focused = _grids_from_segments(norm_segs[inside], rng, config, focus)
+        except BoardNotFoundError:
+            break
+        if not focused:
+            break
+        quads = focused[:1] + quads + focused[1:]
+        moved = np.max(np.linalg.norm(focused[0] - focus, axis=1)) / (
+            np.mean(np.linalg.norm(focus - np.roll(focus, 1, axis=0), axis=1)) / SIZE
+        )
+        focus = focused[0]
+        if moved < config.focus_converged_cells:
+            break
+    details = {"segments": int(len(segs))}
+    return [_clockwise(q * scale + centre) for q in quads], details
+
+
+def _inside_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Which points lie inside a convex quadrilateral (either winding)."""
+    signs = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        signs.append((b[0] - a[0]) * (points[:, 1] - a[1]) - (b[1] - a[1]) * (points[:, 0] - a[0]))
+    signs = np.array(signs)
+    return np.all(signs >= 0, axis=0) | np.all(signs <= 0, axis=0)
+
+
+def _grids_from_segments(
+    norm_segs: np.ndarray,
+    rng: np.random.Generator,
+    config: LocateConfig,
+    previous: np.ndarray | None = None,
+) -> list[np.ndarray]:
+    """Vanishing points, metric frame and combs for one set of segments (normalised coords)."""
+    lines = _homogeneous_lines(norm_segs)
+    lengths = np.hypot(norm_segs[:, 2] - norm_segs[:, 0], norm_segs[:, 3] - norm_segs[:, 1])
+    vp_a, in_a = _ransac_vp(norm_segs, lines, lengths, rng, config)
+    # The second family: segments far from the first family's direction.
+    away = _angle_to_vp(norm_segs, vp_a) > np.sin(np.radians(config.min_family_separation_deg))
+    rest = ~in_a & away
+    if rest.sum() < 10:
+        raise BoardNotFoundError("no Scrabble board found in the photo (one family of lines only)")
+    vp_b, in_b_rest = _ransac_vp(norm_segs[rest], lines[rest], lengths[rest], rng, config)
+    in_b = np.zeros(len(norm_segs), bool)
+    in_b[np.flatnonzero(rest)[in_b_rest]] = True
+
+    to_rect = _metric_rectification(vp_a, vp_b, config)
+
+    def family_positions(mask: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
+        p1, w1 = _apply(to_rect, norm_segs[mask, :2])
+        p2, w2 = _apply(to_rect, norm_segs[mask, 2:])
+        ok = (w1 > 0) & (w2 > 0)
+        position = (p1[ok, axis] + p2[ok, axis]) / 2
+        weight = np.linalg.norm(p2[ok] - p1[ok], axis=1)
+        return position, weight
+
+    x_pos, x_w = family_positions(in_a, 0)
+    y_pos, y_w = family_positions(in_b, 1)
+    if len(x_pos) < 8 or len(y_pos) < 8:
+        raise BoardNotFoundError("no Scrabble board found in the photo (too few grid lines)")
+    back = np.linalg.inv(to_rect)
+    expected = None
+    if previous is not None:
+        rect_prev, w = _apply(to_rect, previous)
+        if np.all(w > 0):
+            expected = float(np.mean(np.linalg.norm(
+                rect_prev - np.roll(rect_prev, 1, axis=0), axis=1))) / SIZE
+    quads = []
+    for (ox, px, _), (oy, py, _) in _comb_candidates(
+        (x_pos, x_w / x_w.sum()), (y_pos, y_w / y_w.sum()), config, expected
+    ):
+        rect_corners = np.array(
+            [[ox, oy], [ox + SIZE * px, oy], [ox + SIZE * px, oy + SIZE * py],
+             [ox, oy + SIZE * py]]
+        )
+        pts, _ = _apply(back, rect_corners)
+        if np.all(np.isfinite(pts)):
+            quads.append(pts)
+    return quads
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Apply a homography to N x 2 points: (points, homogeneous w before division)."""
+    ph = np.column_stack([pts, np.ones(len(pts))]) @ h.T
+    w = ph[:, 2]
+    safe = np.where(np.abs(w) < 1e-12, 1e-12, w)
+    return ph[:, :2] / safe[:, None], w
+
+
+def _clockwise(corners: np.ndarray) -> np.ndarray:
+    """The same four points ordered clockwise on screen (y down), starting anywhere."""
+    centre = corners.mean(axis=0)
+    angles = np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0])
+    return corners[np.argsort(angles)]
+
+
+SIDES = ("bottom", "left", "top", "right")
+
+
+def south_at(corners: np.ndarray, side: str = "bottom") -> np.ndarray:
+    """Relabel the corners TL TR BR BL so South's edge (BR-BL) is the board edge nearest the
+    given image side ("bottom", "left", "top" or "right")."""
+    if side not in SIDES:
+        raise ValueError(f"South must be one of {', '.join(SIDES)}, not {side!r}")
+    quad = _clockwise(np.asarray(corners, dtype=np.float64))
+    mids = np.array([(quad[i] + quad[(i + 1) % 4]) / 2 for i in range(4)])
+    key = {"bottom": mids[:, 1], "top": -mids[:, 1], "right": mids[:, 0], "left": -mids[:, 0]}
+    south_edge = int(np.argmax(key[side]))
+    # Clockwise TL, TR, BR, BL: South's edge runs from BR (index 2) to BL (index 3).
+    return np.roll(quad, -((south_edge - 2) % 4), axis=0)
+
+
+def south_at_bottom(corners: np.ndarray) -> np.ndarray:
+    """The default labelling: South is the board edge nearest the bottom of the image."""
+    return south_at(corners, "bottom")
+
+
+# ----------------------------------------------------------------------------------------------
+# Refinement against the grid lines
+
+
+def _line_profile(strip: np.ndarray, axis: int) -> np.ndarray:
+    """Sum of absolute gradient across the lines of a strip, as a 1-D profile along ``axis``."""
+    if axis == 0:
+        grad = np.abs(cv2.Sobel(strip, cv2.CV_32F, 1, 0, ksize=3))
+        return grad.sum(axis=0)
+    grad = np.abs(cv2.Sobel(strip, cv2.CV_32F, 0, 1, ksize=3))
+    return grad.sum(axis=1)
+
+
+def _cellness(gray: np.ndarray, quad: np.ndarray, extra: int, cell: int) -> np.ndarray:
+    """How much each cell of an extended (15 + 2*extra)^2 grid looks like a square of the board.
+
+    A board square is bounded by edges on its four sides (grid lines, premium-square borders,
+    tile edges) and is calmer in its middle; the frame, the table and the carpet are not. The
+    result (rows x cols) is a log ratio of edge strength on the cell sides to that at mid-cell.
+    """
+    n = SIZE + 2 * extra
+    size = n * cell
+    grid_to_photo = grid_homography(quad)
+    grid_to_rect = np.array(
+        [[cell, 0, extra * cell], [0, cell, extra * cell], [0, 0, 1]], np.float64
+    )
+    photo_to_rect = grid_to_rect @ np.linalg.inv(grid_to_photo)
+    rect = cv2.warpPerspective(gray, photo_to_rect, (size, size), flags=cv2.INTER_AREA)
+    rect = cv2.GaussianBlur(rect, (3, 3), 0).astype(np.float32)
+    gy = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3))
+    gx = np.abs(cv2.Sobel(rect, cv2.CV_32F, 1, 0, ksize=3))
+    reach = max(3, cell // 6) | 1
+    gy = cv2.dilate(gy, np.ones((reach, 1), np.uint8))
+    gx = cv2.dilate(gx, np.ones((1, reach), np.uint8))
+    inset = max(1, cell // 5)
+
+    def along_rows(grad: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        # mean of grad along row y over each cell's inner x range -> (len(ys), n)
+        rows = grad[np.clip(ys, 0, size - 1)]
+        inner = rows.reshape(len(ys), n, cell)[:, :, inset:cell - inset]
+        return inner.mean(axis=2)
+
+    lines = np.arange(n + 1) * cell
+    mids = np.arange(n) * cell + cell // 2
+    h_edge = along_rows(gy, lines)  # (n+1, n): horizontal line j, column c
+    h_mid = along_rows(gy, mids)  # (n, n)
+    v_edge = along_rows(gx.T, lines)  # (n+1, n): vertical line i, row r
+    v_mid = along_rows(gx.T, mids)
+    middle = (h_mid + v_mid.T) / 2
+    sides = (h_edge[:-1], h_edge[1:], v_edge[:-1].T, v_edge[1:].T)
+    eps = max(2.0, 0.1 * float(np.median(h_edge)))
+    # Every side must show an edge: the mean of logs punishes a cell with one strong side (the
+    # frame cell next to the outermost grid line) far more than a ratio of sums would.
+    score = sum(np.log((side + eps) / (middle + eps)) for side in sides) / 4
+    # Cells off the photo cannot be board squares (the photo edge itself looks like a line).
+    centres = (np.stack(np.meshgrid(np.arange(n), np.arange(n)), axis=-1).reshape(-1, 2)
+               - extra + 0.5)
+    photo_pts, w = _apply(grid_to_photo, centres.astype(np.float64))
+    height, width = gray.shape[:2]
+    inside = (
+        (w > 0) & (photo_pts[:, 0] >= 0) & (photo_pts[:, 1] >= 0)
+        & (photo_pts[:, 0] < width) & (photo_pts[:, 1] < height)
+    ).reshape(n, n)
+    score[~inside] = -1.0
+    return score
+
+
+@dataclass(frozen=True)
+class ShiftResult:
+    corners: np.ndarray
+    shift: tuple[int, int]
+    gain: float  # mean cellness gained per cell row/column moved in
+    cellness: float  # mean cellness of the 15x15 window finally chosen
+    ring: float  # mean cellness of the cells just around it (inside the photo), -1 if none
+    ring_cut: bool  # some of those cells fall off the photo
+
+
+def fix_grid_shift(
+    gray: np.ndarray, quad: np.ndarray, config: LocateConfig = CONFIG
+) -> ShiftResult:
+    """Slide the 15x15 window by whole cells to where the squares look most like squares.
+
+    The comb can lock onto the frame edge one or more cells outside the grid; the four edges of
+    every board square are what the frame lacks. A move must gain clearly (``min_shift_gain``)
+    over staying put, since sticky notes and tiles beside the board also have edges.
+    """
+    extra = config.shift_search_cells
+    cell = config.shift_cell_px
+    score = _cellness(gray, quad, extra, cell)
+    integral = cv2.integral(score.astype(np.float64))
+
+    def window(dx: int, dy: int) -> float:
+        y0, x0 = extra + dy, extra + dx
+        return float(
+            integral[y0 + SIZE, x0 + SIZE] - integral[y0, x0 + SIZE]
+            - integral[y0 + SIZE, x0] + integral[y0, x0]
+        )
+
+    stay = window(0, 0)
+    best, best_shift = stay, (0, 0)
+    for dy in range(-extra, extra + 1):
+        for dx in range(-extra, extra + 1):
+            total = window(dx, dy)
+            if total > best + 1e-9:
+                best, best_shift = total, (dx, dy)
+    dx, dy = best_shift
+    gain = (best - stay) / (SIZE * max(1, abs(dx) + abs(dy)))
+    if (dx, dy) == (0, 0) or gain < config.min_shift_gain:
+        dx, dy = 0, 0
+    # The ring of cells around the chosen window: frame and table on a whole board, more
+    # squares when the window is a piece of a bigger grid (or the board runs off the photo).
+    padded = np.pad(score, 1, constant_values=-1.0)
+    y0, x0 = extra + dy + 1, extra + dx + 1
+    ring_cells = np.concatenate([
+        padded[y0 - 1, x0 - 1:x0 + SIZE + 1], padded[y0 + SIZE, x0 - 1:x0 + SIZE + 1],
+        padded[y0:y0 + SIZE, x0 - 1], padded[y0:y0 + SIZE, x0 + SIZE],
+    ])
+    inside = ring_cells > -1.0
+    ring = float(ring_cells[inside].mean()) if inside.any() else -1.0
+    ring_cut = bool((~inside).any())
+    chosen = window(dx, dy) / SIZE**2
+    if (dx, dy) == (0, 0):
+        return ShiftResult(quad, (0, 0), gain, chosen, ring, ring_cut)
+    h = grid_homography(quad)
+    grid = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], float) + [dx, dy]
+    moved, _ = _apply(h, grid)
+    return ShiftResult(moved, (dx, dy), gain, chosen, ring, ring_cut)
+
+
+def _rectify_gray(gray: np.ndarray, quad: np.ndarray, cell: int, margin: int) -> tuple:
+    grid_to_photo = grid_homography(quad)
+    grid_to_rect = np.array([[cell, 0, margin], [0, cell, margin], [0, 0, 1]], np.float64)
+    photo_to_rect = grid_to_rect @ np.linalg.inv(grid_to_photo)
+    size = SIZE * cell + 2 * margin
+    rect = cv2.warpPerspective(gray, photo_to_rect, (size, size), flags=cv2.INTER_LINEAR)
+    return cv2.GaussianBlur(rect, (3, 3), 0), photo_to_rect
+
+
+def line_support(gray: np.ndarray, quad: np.ndarray, config: LocateConfig = CONFIG) -> float:
+    """The share of the 2 x 16 x 15 line samples that sit where the grid says, and stand out.
+
+    A grid of the wrong size or place still finds *some* line near each expected one (its
+    search window reaches a real line); counting only samples within a tenth of a cell of the
+    expected position is what tells the true grid from a lucky one.
+    """
+    cell = config.refine_cell_px
+    margin = cell
+    rect, _ = _rectify_gray(gray, quad, cell, margin)
+    radius = int(round(0.35 * cell))
+    expected = margin + np.arange(LINES)[:, None] * cell
+    hits = []
+    for axis in (0, 1):
+        found, strength = _find_lines(rect, axis, margin, cell, radius)
+        near = np.abs(np.nan_to_num(found - expected, nan=cell)) < config.support_tolerance * cell
+        hits.append((near & (strength > config.support_strength)).mean())
+    return float(np.mean(hits))
+
+
+def symmetry_shift(
+    image: np.ndarray, quad: np.ndarray, config: LocateConfig = CONFIG
+) -> tuple[tuple[int, int], tuple[float, float]]:
+    """The whole-cell move (-1..1 each way) that makes the 15x15 colours most mirror-symmetric.
+
+    The premium squares are laid out symmetrically about both middle lines, the frame and table
+    are not: a window one cell off mirrors a frame column onto a board column. Returns the move
+    and its gain per axis (relative drop of the asymmetry; 0 when staying is best).
+    """
+    if image.ndim == 2:
+        return (0, 0), (0.0, 0.0)
+    cell = config.symmetry_cell_px
+    n = SIZE + 2
+    grid_to_photo = grid_homography(quad)
+    grid_to_rect = np.array([[cell, 0, cell], [0, cell, cell], [0, 0, 1]], np.float64)
+    photo_to_rect = grid_to_rect @ np.linalg.inv(grid_to_photo)
+    rect = cv2.warpPerspective(image, photo_to_rect, (n * cell, n * cell), flags=cv2.INTER_AREA)
+    lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float32)
+    inset = cell // 5
+    cells = lab.reshape(n, cell, n, cell, 3)[:, inset:cell - inset, :, inset:cell - inset]
+    means = cells.mean(axis=(1, 3))  # (n, n, 3) rows, cols
+    scale = float(means[1:-1, 1:-1].std(axis=(0, 1)).mean()) + 1e-6
+
+    def asymmetry(dx: int, dy: int, axis: int) -> float:
+        block = means[1 + dy:1 + dy + SIZE, 1 + dx:1 + dx + SIZE]
+        mirrored = block[:, ::-1] if axis == 0 else block[::-1, :]
+        return float(np.abs(block - mirrored).mean()) / scale
+
+    # Columns are judged by the left-right mirror, rows by the up-down one.
+    move, gains = [0, 0], [0.0, 0.0]
+    for axis in (0, 1):
+        stay = asymmetry(0, 0, axis)
+        for step in (-1, 1):
+            value = asymmetry(step if axis == 0 else 0, step if axis == 1 else 0, axis)
+            gain = (stay - value) / max(stay, 1e-6)
+            if gain > gains[axis]:
+                move[axis], gains[axis] = step, gain
+    return (move[0], move[1]), (gains[0], gains[1])
+
+
+def refine_corners(
+    gray: np.ndarray, corners: np.ndarray, config: LocateConfig = CONFIG
+) -> tuple[np.ndarray, float]:
+    """Pull corners onto the grid lines of ``gray``; returns (corners, :func:`line_support`)."""
+    cell = config.refine_cell_px
+    margin = cell  # one cell around the grid, so lines can be found a little outside
+    quad = np.asarray(corners, dtype=np.float64)
+    search = config.refine_search_cells
+    for _round in range(config.refine_rounds):
+        rect, photo_to_rect = _rectify_gray(gray, quad, cell, margin)
+        radius = int(round(search * cell))
+        found_x, strength_x = _find_lines(rect, 0, margin, cell, radius)
+        found_y, strength_y = _find_lines(rect, 1, margin, cell, radius)
+        xs = _fit_lines(found_x, strength_x, margin, cell)
+        ys = _fit_lines(found_y, strength_y, margin, cell)
+        if xs is None or ys is None:
+            break
+        # Intersections of the fitted lines, in rect px, against the ideal grid.
+        ax, bx = np.array(xs).T  # vertical line i: x = ax + bx * y
+        ay, by = np.array(ys).T  # horizontal line j: y = ay + by * x
+        axm, bxm = ax[:, None], bx[:, None]
+        aym, bym = ay[None, :], by[None, :]
+        x = (axm + bxm * aym) / (1 - bxm * bym)
+        y = aym + bym * x
+        rect_pts = np.column_stack([x.ravel(), y.ravel()])
+        gi, gj = np.meshgrid(np.arange(LINES), np.arange(LINES), indexing="ij")
+        grid_pts = np.column_stack([gi.ravel(), gj.ravel()]).astype(np.float64)
+        photo_pts, _ = _apply(np.linalg.inv(photo_to_rect), rect_pts)
+        h, _ = cv2.findHomography(grid_pts, photo_pts, cv2.RANSAC, 0.15 * _cell_px(quad))
+        if h is None:
+            break
+        new_quad, _ = _apply(h, np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], float))
+        shift = np.max(np.linalg.norm(new_quad - quad, axis=1)) / _cell_px(quad)
+        quad = new_quad
+        search = max(0.15, search * 0.6)
+        if shift < 0.01:
+            break
+    return quad, line_support(gray, quad, config)
+
+
+def _find_lines(
+    rect: np.ndarray, axis: int, margin: int, cell: int, radius: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of the 16 lines crosses each of the 15 bands: (positions, strengths), 16x15.
+
+    ``axis`` 0 looks for the vertical lines (positions are x), 1 for the horizontal ones. A
+    position is the sub-pixel peak of the absolute gradient summed along the band; the strength
+    is that peak over the median of its search window (how much it stands out).
+    """
+    grad = np.abs(cv2.Sobel(rect, cv2.CV_32F, 1 - axis, axis, ksize=3))
+    if axis == 1:
+        grad = grad.T  # now lines run along rows' columns in both cases: profile along x
+    size = grad.shape[1]
+    inset = cell // 6
+    # Sum over each band's inner rows: (15, size)
+    band_rows = grad[margin: margin + SIZE * cell].reshape(SIZE, cell, size)
+    profiles = band_rows[:, inset: cell - inset, :].sum(axis=1)
+    centres = margin + np.arange(LINES) * cell
+    offsets = np.arange(-radius, radius + 1)
+    index = np.clip(centres[:, None] + offsets[None, :], 0, size - 1)  # (16, W)
+    windows = profiles[:, index]  # (15, 16, W)
+    j = np.argmax(windows, axis=2)
+    width = windows.shape[2]
+    jc = np.clip(j, 1, width - 2)
+    a = np.take_along_axis(windows, (jc - 1)[..., None], 2)[..., 0]
+    b = np.take_along_axis(windows, jc[..., None], 2)[..., 0]
+    c = np.take_along_axis(windows, (jc + 1)[..., None], 2)[..., 0]
+    denom = a - 2 * b + c
+    delta = np.where(denom < 0, 0.5 * (a - c) / np.where(denom < 0, denom, -1), 0.0)
+    interior = (j > 0) & (j < width - 1)
+    positions = np.where(interior, centres[None, :] + offsets[jc] + delta, np.nan)
+    strengths = np.where(interior, b / (np.median(windows, axis=2) + 1e-6), 0.0)
+    return positions.T, strengths.T
+
+
+def _cell_px(quad: np.ndarray) -> float:
+    return float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]) / SIZE)
+
+
+def _line_fits(t: np.ndarray, found: np.ndarray, use: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Least-squares found = a + b * t per row over the ``use`` mask: (a, b, count)."""
+    w = use.astype(np.float64)
+    f = np.where(use, found, 0.0)
+    n = w.sum(axis=1)
+    st, sf = (w * t).sum(axis=1), f.sum(axis=1)
+    stt, stf = (w * t * t).sum(axis=1), (f * t).sum(axis=1)
+    denom = n * stt - st * st
+    safe = np.where(np.abs(denom) < 1e-9, 1.0, denom)
+    b = np.where(np.abs(denom) < 1e-9, 0.0, (n * stf - st * sf) / safe)
+    a = np.where(n > 0, (sf - b * st) / np.maximum(n, 1), np.nan)
+    return a, b, n
+
+
+def _fit_lines(
+    found: np.ndarray, strength: np.ndarray, margin: int, cell: int
+) -> list[tuple[float, float]] | None:
+    """Per line k, a robust fit position = a + b * t along the bands (t in rect px).
+
+    Lines seen in fewer than four bands are filled in from their neighbours (a smooth function
+    of k), as are fits that stray more than a third of a cell from that trend.
+    """
+    t = (margin + (np.arange(SIZE) + 0.5) * cell)[None, :]
+    use = np.isfinite(found) & (strength > 1.3)
+    found0 = np.nan_to_num(found)
+    a, b, n = _line_fits(t, found0, use)
+    resid = np.abs(found0 - (a[:, None] + b[:, None] * t))
+    med = np.array([np.median(r[u]) if u.any() else 0.0 for r, u in zip(resid, use)])
+    keep = use & (resid < np.maximum(1.0, 2.5 * med)[:, None])
+    a2, b2, n2 = _line_fits(t, found0, keep)
+    a = np.where(n2 >= 4, a2, a)
+    b = np.where(n2 >= 4, b2, b)
+    known = np.flatnonzero(n >= 4)
+    if len(known) < 6:
+        return None
+    ca = np.polyfit(known, a[known], 2 if len(known) >= 8 else 1)
+    cb = np.polyfit(known, b[known], 1)
+    ks = np.arange(LINES)
+    trend_a, trend_b = np.polyval(ca, ks), np.polyval(cb, ks)
+    bad = (n < 4) | (np.abs(a - trend_a) > 0.35 * cell)
+    a = np.where(bad, trend_a, a)
+    b = np.where(bad, trend_b, b)
+    return [(float(x), float(y)) for x, y in zip(a, b)]
+
+
+# ----------------------------------------------------------------------------------------------
+# Public entry point
+
+
+def find_board(
+    image: np.ndarray, *, hint: np.ndarray | None = None, config: LocateConfig = CONFIG
+) -> BoardLocation:
+    """Find the playing grid in a BGR photo; raises BoardNotFoundError or ImageQualityError.
+
+    ``hint``: approximate corners (4x2, photo pixels, e.g. from a calibration profile or the
+    previous frame); the rough search is skipped and only refinement runs.
+    """
+    if image is None or not isinstance(image, np.ndarray) or image.ndim not in (2, 3):
+        raise VisionError("find_board needs an image array")
+    started = time.perf_counter()
+    gray_full = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    height, width = gray_full.shape
+    factor = min(1.0, config.work_px / max(height, width))
+    gray = (
+        cv2.resize(gray_full, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        if factor < 1
+        else gray_full
+    )
+    gray = check_quality(gray, config)
+    details: dict = {}
+    if hint is not None:
+        roughs = [np.asarray(hint, dtype=np.float64).reshape(4, 2)]
+        method = "hint+lines"
+    else:
+        try:
+            rough_work, details = _rough_grids(gray, config)
+        except BoardNotFoundError:
+            _raise_if_blurry(gray, config)
+            raise
+        roughs = [quad / factor for quad in rough_work]
+        method = "vanishing-points+comb+lines"
+    quad_ms = (time.perf_counter() - started) * 1000
+    best: tuple[float, float, np.ndarray, dict] | None = None
+    for number, rough in enumerate(roughs[: config.max_hypotheses]):
+        if not _plausible(rough, width, height):
+            continue
+        refined, confidence, info = _settle(gray_full, rough, config)
+        info["rough"] = rough
+        info["hypothesis"] = number
+        # Rank by how well the lattice fits, then by how much the 225 windows look like
+        # squares: support cannot tell a grid shifted by whole cells, cellness can.
+        rank = info["support"] + config.cellness_weight * min(info["cellness"], 2.5)
+        if best is None or rank > best[0]:
+            best = (rank, confidence, refined, info)
+        if info["support"] >= config.good_enough and info["cellness"] >= 1.0:
+            break
+    if best is None or best[1] < config.min_confidence:
+        _raise_if_blurry(gray, config)
+        raise BoardNotFoundError("no Scrabble board found in the photo")
+    _, confidence, refined, info = best
+    move, gains = symmetry_shift(image, refined, config)
+    move = tuple(m if g >= config.min_symmetry_gain else 0 for m, g in zip(move, gains))
+    info["symmetry_move"], info["symmetry_gain"] = move, gains
+    if move != (0, 0):
+        h = grid_homography(refined)
+        grid = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], float) + move
+        refined, _ = refine_corners(gray_full, _apply(h, grid)[0], config)
+    details.update(info)
+    _check_inside(refined, width, height, config)
+    return BoardLocation(
+        corners=south_at_bottom(refined),
+        confidence=confidence,
+        method=method,
+        quad_found_in_ms=quad_ms,
+        details=details,
+    )
+
+
+def _settle(
+    gray_full: np.ndarray, rough: np.ndarray, config: LocateConfig
+) -> tuple[np.ndarray, float, dict]:
+    """Refine a rough quad onto the lines, slide it by whole cells if the squares say so, and
+    rate it: confidence = share of grid lines seen x how much the 225 squares look like squares.
+    """
+    refined, support = refine_corners(gray_full, rough, config)
+    moved = fix_grid_shift(gray_full, refined, config)
+    if moved.shift != (0, 0):
+        refined, support = refine_corners(gray_full, moved.corners, config)
+    squares = float(np.clip(moved.cellness / config.cellness_full, 0.0, 1.0))
+    confidence = float(np.clip(support, 0.0, 1.0)) * squares
+    info = {"support": support, "shift": moved.shift, "shift_gain": moved.gain,
+            "cellness": moved.cellness, "ring": moved.ring, "ring_cut": moved.ring_cut}
+    return refined, confidence, info
+
+
+def _raise_if_blurry(gray_work: np.ndarray, config: LocateConfig) -> None:
+    measure = _blur_measure(gray_work)
+    if measure < config.blur_laplacian_var and float(gray_work.std()) > 8:
+        raise ImageQualityError(f"photo too blurry to find the board (sharpness {measure:.0f})")
+
+
+def _plausible(quad: np.ndarray, width: int, height: int) -> bool:
+    """A rough quad worth refining: finite, not tiny, not absurdly bigger than the photo."""
+    if not np.all(np.isfinite(quad)):
+        return False
+    area = abs(cv2.contourArea(quad.astype(np.float32)))
+    return 0.005 * width * height <= area <= 50 * width * height
+
+
+def _check_inside(quad: np.ndarray, width: int, height: int, config: LocateConfig) -> None:
+    tolerance = config.cut_off_margin_cells * _cell_px(quad)
+    outside = (
+        (quad[:, 0] < -tolerance)
+        | (quad[:, 1] < -tolerance)
+        | (quad[:, 0] > width - 1 + tolerance)
+        | (quad[:, 1] > height - 1 + tolerance)
+    )
+    if outside.any():
+        raise BoardNotFoundError("board is cut off by the image edge: get all of it in the photo")
