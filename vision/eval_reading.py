@@ -1,0 +1,201 @@
+"""Score ``read_board`` against the truth sidecars: one row per photo, totals, confusions.
+
+The reading is made exactly as ``tileref read`` makes it (South = image bottom), then turned into
+the truth's orientation before comparing, so the harness measures the product, not a special
+path. Truth ``?`` cells count as tiles for occupancy but are not scored for letters; a lowercase
+truth letter (a blank played as that letter) is right when we read a blank. Rotation truth is
+the ``.rot.txt`` sidecar where there is one; elsewhere the truth grid's letters are upright.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from referee.cells import Cell
+from vision.errors import VisionError
+from vision.image import load_image
+from vision.read import read_board
+from vision.truth import PhotoTruth, photos_with_truth, read_truth
+
+DEFAULT_PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+SIZE = 15
+
+
+@dataclass
+class ReadingRow:
+    photo: str
+    source: str
+    found: bool
+    corner_error_cells: float | None
+    tiles: int
+    occupancy_false_tiles: int = 0
+    occupancy_missed_tiles: int = 0
+    letters_scored: int = 0
+    letter_errors: int = 0
+    rotations_scored: int = 0
+    rotation_errors: int = 0
+    ms: float = 0.0
+    error: str = ""
+    confusions: Counter = field(default_factory=Counter, repr=False)
+
+
+def tile_set_for(truth: PhotoTruth) -> str:
+    """The ``--tiles`` option a user would give for this board (from the truth's board line)."""
+    board = truth.headers.get("board", "").lower()
+    for name in ("german", "polish"):
+        if name in board:
+            return name
+    return "english"
+
+
+def photo_corners(truth: PhotoTruth) -> np.ndarray | None:
+    """Truth grid corners relabelled so South is the image bottom, as ``read_board`` expects."""
+    if truth.corners is None:
+        return None
+    k = (truth.orientation // 90) % 4
+    return np.array([truth.corners[(i + k) % 4] for i in range(4)], dtype=np.float64)
+
+
+def _corner_error(found: np.ndarray, expected: np.ndarray | None) -> float | None:
+    if expected is None:
+        return None
+    from vision.eval_corners import corner_errors_cells
+
+    return float(corner_errors_cells(np.asarray(found, dtype=np.float64), expected).max())
+
+
+def evaluate_photo(photo: Path, *, given_corners: bool = False) -> ReadingRow:
+    truth = read_truth(photo)
+    expected = photo_corners(truth)
+    row = ReadingRow(photo.name, truth.source, False, None, len(truth.occupied()))
+    started = time.perf_counter()
+    try:
+        image = load_image(photo)
+        corners = expected if given_corners and expected is not None else None
+        reading = read_board(image, corners=corners, tiles=tile_set_for(truth))
+    except VisionError as error:
+        row.ms = (time.perf_counter() - started) * 1000
+        row.error = f"{type(error).__name__}: {error}"
+        return row
+    row.ms = (time.perf_counter() - started) * 1000
+    row.found = True
+    row.corner_error_cells = _corner_error(np.array(reading.corners), expected)
+    turned = reading.turned(truth.orientation // 90)
+    read_cells = {Cell.parse(r.cell): r for r in turned.cells}
+    for r in range(SIZE):
+        for c in range(SIZE):
+            want = truth.grid[r][c]
+            got = read_cells.get(Cell(c, r))
+            if want.letter is None:
+                if got is not None:
+                    row.occupancy_false_tiles += 1
+                continue
+            if got is None:
+                row.occupancy_missed_tiles += 1
+                continue
+            if want.letter == "?" and not want.blank:
+                continue
+            row.letters_scored += 1
+            expected_letter = "?" if want.blank else want.letter
+            if got.letter != expected_letter:
+                row.letter_errors += 1
+                row.confusions[(expected_letter, got.letter)] += 1
+            if not want.blank:
+                row.rotations_scored += 1
+                if got.rotation != (want.rotation or 0):
+                    row.rotation_errors += 1
+    return row
+
+
+def evaluate_reading(folder: Path | str, *, given_corners: bool = False,
+                     progress: bool = True) -> list[ReadingRow]:
+    photos = photos_with_truth(Path(folder))
+    rows = []
+    for number, photo in enumerate(photos, 1):
+        if progress:
+            print(f"\r[{number}/{len(photos)}] {photo.name[:60]:60}", end="", file=sys.stderr,
+                  flush=True)
+        rows.append(evaluate_photo(photo, given_corners=given_corners))
+    if progress:
+        print(file=sys.stderr)
+    return rows
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def print_table(rows: list[ReadingRow], out=sys.stdout) -> None:
+    print(f"{'photo':58} {'found':>5} {'corner':>6} {'tiles':>5} {'+occ':>4} {'-occ':>4} "
+          f"{'letters':>11} {'rot err':>7} {'ms':>6}", file=out)
+    for row in rows:
+        corner = "" if row.corner_error_cells is None else f"{row.corner_error_cells:.2f}"
+        letters = f"{row.letters_scored - row.letter_errors}/{row.letters_scored}"
+        print(f"{row.photo[:58]:58} {int(row.found):5d} {corner:>6} {row.tiles:5d} "
+              f"{row.occupancy_false_tiles:4d} {row.occupancy_missed_tiles:4d} {letters:>11} "
+              f"{row.rotation_errors:7d} {row.ms:6.0f}  {row.error}", file=out)
+    found = [row for row in rows if row.found]
+    cells = 225 * len(found)
+    occ_errors = sum(r.occupancy_false_tiles + r.occupancy_missed_tiles for r in found)
+    scored = sum(r.letters_scored for r in found)
+    letter_errors = sum(r.letter_errors for r in found)
+    rot_scored = sum(r.rotations_scored for r in found)
+    rot_errors = sum(r.rotation_errors for r in found)
+    print(f"\nboards found: {len(found)}/{len(rows)}", file=out)
+    print(f"occupancy: {occ_errors} wrong of {cells} cells ({_pct(cells - occ_errors, cells)} "
+          f"right; {sum(r.occupancy_false_tiles for r in found)} false tiles, "
+          f"{sum(r.occupancy_missed_tiles for r in found)} missed)", file=out)
+    print(f"letters: {scored - letter_errors}/{scored} right ({_pct(scored - letter_errors, scored)})",
+          file=out)
+    print(f"rotations: {rot_scored - rot_errors}/{rot_scored} right "
+          f"({_pct(rot_scored - rot_errors, rot_scored)})", file=out)
+    times = sorted(r.ms for r in found)
+    if times:
+        print(f"median ms per photo: {times[len(times) // 2]:.0f}", file=out)
+    confusions = Counter()
+    for row in rows:
+        confusions.update(row.confusions)
+    if confusions:
+        common = ", ".join(f"{want}->{got} x{n}" for (want, got), n in confusions.most_common(15))
+        print(f"most common confusions (truth->read): {common}", file=out)
+
+
+def write_csv(rows: list[ReadingRow], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        names = [name for name in asdict(rows[0]) if name != "confusions"] if rows else []
+        writer.writerow(names)
+        for row in rows:
+            data = asdict(row)
+            writer.writerow([
+                f"{data[name]:.3f}" if isinstance(data[name], float) else
+                ("" if data[name] is None else data[name]) for name in names
+            ])
+
+
+def run_reading_eval(folder: Path, csv_path: Path | None = None, *,
+                     given_corners: bool = False) -> int:
+    folder = Path(folder)
+    if not folder.is_dir():
+        print(f"not a folder: {folder}", file=sys.stderr)
+        return 2
+    rows = evaluate_reading(folder, given_corners=given_corners)
+    if not rows:
+        print(f"no photos with truth files in {folder}", file=sys.stderr)
+        return 2
+    print_table(rows)
+    if csv_path is not None:
+        write_csv(rows, Path(csv_path))
+    return 0
+
+
+__all__ = ["ReadingRow", "evaluate_photo", "evaluate_reading", "print_table", "run_reading_eval",
+           "write_csv"]

@@ -1,0 +1,163 @@
+"""A photo in, a :class:`BoardReading` out: find the grid, rectify, find tiles, read them.
+
+This is the one entry point the command line, the web API and the evaluation share, so they can
+never disagree about what a photo shows. The stages are separate modules (locate, rectify,
+occupancy, classify); this module only chains them and adds the per-cell warnings a person
+needs to trust a reading (glare, shadow, blur, doubtful letters).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cells import Cell
+from referee.tiles import load_tile_set
+from vision.classify import BLANK, CROP_PAD, TileClassifier
+from vision.errors import VisionError
+from vision.image import load_image
+from vision.occupancy import OccupancyModel
+from vision.reading import DEFAULT_CONFIG, BoardReading, CellReading, ReadConfig
+from vision.rectify import RectifiedBoard, check_corners, rectify
+
+SIZE = 15
+SOUTH_OPTIONS = ("bottom", "auto")
+
+
+def _tile_set_letters(tiles: str) -> str:
+    try:
+        return load_tile_set(tiles).letters
+    except ValueError as error:
+        raise VisionError(str(error)) from None
+
+
+def _light_warnings(board: RectifiedBoard, config: ReadConfig) -> dict[tuple[int, int], list[str]]:
+    """Glare and shadow per cell, judged against this board's own brightness."""
+    gray = cv2.cvtColor(board.image, cv2.COLOR_BGR2GRAY)
+    px, margin = board.cell_px, board.margin_px
+    grid = gray[margin:margin + SIZE * px, margin:margin + SIZE * px]
+    cells = grid.reshape(SIZE, px, SIZE, px).transpose(0, 2, 1, 3).reshape(SIZE, SIZE, -1)
+    blown = (cells >= config.glare_level).mean(axis=2)
+    median = np.median(cells, axis=2)
+    board_median = float(np.median(median))
+    warnings: dict[tuple[int, int], list[str]] = {}
+    for row in range(SIZE):
+        for col in range(SIZE):
+            name = Cell(col, row).name
+            if blown[row, col] >= config.glare_fraction:
+                warnings.setdefault((col, row), []).append(f"glare over {name}")
+            elif median[row, col] < board_median * (1 - config.shadow_ratio):
+                warnings.setdefault((col, row), []).append(f"shadow over {name}")
+    return warnings
+
+
+def _sharpness(crop: np.ndarray) -> float:
+    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+    return float(cv2.Laplacian(gray, cv2.CV_32F).var())
+
+
+def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "english",
+                   config: ReadConfig = DEFAULT_CONFIG,
+                   occupancy: OccupancyModel | None = None,
+                   classifier: TileClassifier | None = None) -> BoardReading:
+    """Read a board already rectified (South = the rectified image's bottom)."""
+    letters = _tile_set_letters(tiles)
+    occupancy = occupancy or OccupancyModel.load()
+    classifier = classifier or TileClassifier.load()
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    probability = occupancy.tile_probability(board)
+    light = _light_warnings(board, config)
+    timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    occupied = [(col, row) for row in range(SIZE) for col in range(SIZE)
+                if probability[row, col] >= config.occupancy_threshold]
+    crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in occupied]
+    guesses = classifier.classify(crops, letters)
+    if config.ocr_second_opinion:
+        from vision.ocr import second_opinion
+
+        guesses = second_opinion(crops, guesses, letters, config.low_confidence)
+    timings["classify_ms"] = (time.perf_counter() - started) * 1000
+    sharpness = [_sharpness(crop) for crop in crops]
+    typical_sharpness = float(np.median(sharpness)) if sharpness else 0.0
+    readings: list[CellReading] = []
+    warnings: list[str] = []
+    for (col, row), guess, sharp in zip(occupied, guesses, sharpness):
+        name = Cell(col, row).name
+        cell_warnings = list(light.get((col, row), []))
+        if len(crops) >= 5 and sharp < typical_sharpness * config.blur_ratio:
+            cell_warnings.append(f"blur over {name}")
+        tile_p = float(probability[row, col])
+        confidence = guess.confidence * min(1.0, 0.5 + tile_p / 2 if tile_p < 1 else 1.0)
+        if guess.letter != BLANK and confidence < config.low_confidence:
+            alternative = guess.runner_up
+            cell_warnings.append(f"unsure of the letter on {name} ({guess.letter}, maybe "
+                                 f"{alternative})")
+        readings.append(CellReading(
+            cell=name, letter=guess.letter, rotation=guess.rotation,
+            confidence=round(float(np.clip(confidence, 0.0, 1.0)), 3),
+            blank=guess.letter == BLANK, warnings=tuple(cell_warnings)))
+        warnings.extend(cell_warnings)
+    # A tile under glare is never silently read as empty: a doubtful empty cell is reported.
+    for (col, row), cell_warnings in light.items():
+        if (col, row) in occupied:
+            continue
+        if probability[row, col] >= config.occupancy_threshold / 4:
+            warnings.extend(w + " (may hide a tile)" for w in cell_warnings)
+        elif any(w.startswith("glare") for w in cell_warnings):
+            warnings.extend(cell_warnings)
+    quad = np.asarray(corners, dtype=float).reshape(4, 2)
+    return BoardReading(tuple(readings), tuple((float(x), float(y)) for x, y in quad),
+                        tuple(warnings), timings)
+
+
+def upright_turns(reading: BoardReading) -> int:
+    """Quarter turns (clockwise) of the view that make most letters upright."""
+    votes = Counter(r.rotation for r in reading.cells if not r.blank)
+    if not votes:
+        return 0
+    rotation = votes.most_common(1)[0][0]
+    return (4 - rotation // 90) % 4
+
+
+def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: str = "english",
+               south: str = "bottom", config: ReadConfig = DEFAULT_CONFIG) -> BoardReading:
+    """Read every tile of a board photo.
+
+    ``corners`` (TL, TR, BR, BL of the playing grid, South = image bottom) skip the board
+    search. ``south="auto"`` turns the reading so most letters stand upright: for a dispute photo
+    taken from the side of the table. Raises a :class:`VisionError` (a ``ValueError``) with one
+    line for anything a user can fix.
+    """
+    if south not in SOUTH_OPTIONS:
+        raise VisionError(f"south must be 'bottom' or 'auto', not {south!r}")
+    _tile_set_letters(tiles)
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    if not isinstance(image, np.ndarray):
+        image = load_image(image)
+    timings["load_ms"] = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    if corners is None:
+        from vision.locate import find_board
+
+        corners = find_board(image).corners
+    quad = check_corners(corners)
+    timings["locate_ms"] = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    board = rectify(image, quad, cell_px=config.cell_px, margin_cells=config.margin_cells,
+                    tile_lift=config.tile_lift)
+    timings["rectify_ms"] = (time.perf_counter() - started) * 1000
+    reading = read_rectified(board, quad, tiles=tiles, config=config)
+    reading.timings_ms.update(timings)
+    if south == "auto":
+        reading = reading.turned(upright_turns(reading))
+    return reading
+
+
+__all__ = ["SOUTH_OPTIONS", "read_board", "read_rectified", "upright_turns"]

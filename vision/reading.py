@@ -1,0 +1,139 @@
+"""What the camera saw: one value per occupied cell, and the board they make.
+
+A reading is plain data at the border between pixels and rules: the referee, the web UI and the
+JSON of ``tileref read --json`` (FORMATS.md) all consume it, and none of them needs OpenCV. The
+thresholds every reading stage shares live in :class:`ReadConfig`, so tuning is one place.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from referee.boardtext import Tile, format_board_text, rotate_tiles
+from referee.cells import ARROWS, Cell
+
+
+@dataclass(frozen=True)
+class ReadConfig:
+    """Every threshold of the reading stages, in one place.
+
+    ``cell_px`` is the rectified cell side the models were trained at; changing it means
+    retraining. ``low_confidence`` is the confidence under which a letter is flagged (and handed
+    to Tesseract when ``ocr_second_opinion`` is on).
+    """
+
+    cell_px: int = 48
+    margin_cells: float = 0.5
+    tile_lift: float = 0.15
+    occupancy_threshold: float = 0.5
+    low_confidence: float = 0.6
+    ocr_second_opinion: bool = False
+    glare_fraction: float = 0.12  # share of a cell's pixels blown out before "glare" is said
+    glare_level: int = 250  # grey level counted as blown out
+    shadow_ratio: float = 0.45  # a cell this much darker than the board's median is shadowed
+    blur_ratio: float = 0.25  # a tile this much less sharp than the photo's tiles is blurred
+
+
+DEFAULT_CONFIG = ReadConfig()
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """One occupied cell as read: ``letter`` upper case, ``"?"`` for a blank tile.
+
+    ``rotation`` is where the top of the letter points in the South view (0, 90, 180, 270
+    degrees clockwise): in the archipelago game it says who owns the tile.
+    """
+
+    cell: str
+    letter: str
+    rotation: int = 0
+    confidence: float = 1.0
+    blank: bool = False
+    warnings: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        Cell.parse(self.cell)
+        if self.rotation not in ARROWS:
+            raise ValueError(f"rotation must be 0, 90, 180 or 270, not {self.rotation!r}")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"confidence must be 0..1, not {self.confidence!r}")
+
+    @property
+    def tile(self) -> Tile:
+        if self.blank or self.letter == "?":
+            return Tile("?", True, self.rotation)
+        return Tile(self.letter.upper(), False, self.rotation)
+
+    def to_json(self) -> dict:
+        return {
+            "cell": self.cell,
+            "letter": self.letter,
+            "rotation": self.rotation,
+            "confidence": round(float(self.confidence), 3),
+        }
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """Every occupied cell of one photo, where the grid was, and what looked doubtful."""
+
+    cells: tuple[CellReading, ...]
+    corners: tuple[tuple[float, float], ...]
+    warnings: tuple[str, ...] = ()
+    timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
+
+    def tiles(self) -> dict[Cell, Tile]:
+        return {Cell.parse(reading.cell): reading.tile for reading in self.cells}
+
+    def board_text(self) -> str:
+        """The board in FORMATS.md's spaced form, every tile with its rotation arrow."""
+        return format_board_text(self.tiles(), spaced=True)
+
+    def to_json(self) -> dict:
+        """The object ``tileref read --json`` prints (FORMATS.md)."""
+        return {
+            "board": self.board_text(),
+            "cells": [reading.to_json() for reading in self.cells],
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "warnings": list(self.warnings),
+        }
+
+    def to_json_text(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False)
+
+    def turned(self, quarter_turns: int) -> BoardReading:
+        """The same reading with the board turned clockwise (cells move, rotations follow).
+
+        Corners are re-ordered so that they still start at the new view's top-left.
+        """
+        quarter_turns %= 4
+        if quarter_turns == 0:
+            return self
+        moved = rotate_tiles({Cell.parse(r.cell): Tile("A", False, r.rotation) for r in self.cells},
+                             quarter_turns)
+        cells = []
+        for reading in self.cells:
+            old = Cell.parse(reading.cell)
+            col, row = old.col, old.row
+            for _ in range(quarter_turns):
+                col, row = 14 - row, col
+            new = Cell(col, row)
+            cells.append(
+                CellReading(
+                    cell=new.name,
+                    letter=reading.letter,
+                    rotation=moved[new].rotation or 0,
+                    confidence=reading.confidence,
+                    blank=reading.blank,
+                    warnings=reading.warnings,
+                )
+            )
+        cells.sort(key=lambda r: (Cell.parse(r.cell).row, Cell.parse(r.cell).col))
+        # Turning the view clockwise by k: the new top-left is the old corner k places earlier.
+        corners = tuple(self.corners[(i - quarter_turns) % 4] for i in range(4))
+        return BoardReading(tuple(cells), corners, self.warnings, dict(self.timings_ms))
+
+
+__all__ = ["DEFAULT_CONFIG", "BoardReading", "CellReading", "ReadConfig"]

@@ -1,0 +1,356 @@
+"""Train (and honestly evaluate) the occupancy and tile models: ``python -m vision.train``.
+
+Data: rendered tile faces (vision.tileface: several bold sans fonts, the value in the corner, four
+rotations, lighting, blur, JPEG, offsets) plus real cells cut from ``../shared/photos`` with their
+truth corners. Evaluation is leave-one-source-out: a model is trained without one repository's
+photos and tested on them, so no photo is ever both trained and tested on. ``--evaluate`` prints
+those figures (and a nearest-neighbour baseline on the same features); without it the models are
+trained on everything and written to ``vision/models/``. Photos are read, never copied.
+
+Reproduce the committed weights::
+
+    .venv/bin/python -m vision.train --photos ../shared/photos --out vision/models
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.tiles import load_tile_set, tile_set_names
+from vision.classify import (BLANK, CROP_PAD, MODELS, ROTATIONS, Mlp, TileClassifier, class_label,
+                             tile_features)
+from vision.image import load_image
+from vision.occupancy import cell_features
+from vision.reading import DEFAULT_CONFIG, ReadConfig
+from vision.rectify import rectify
+from vision.eval_reading import tile_set_for
+from vision.truth import photos_with_truth, read_truth
+
+DEFAULT_PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+SIZE = 15
+
+
+@dataclass
+class RealBoard:
+    """One truth photo, rectified in its truth orientation: features and labelled tile crops."""
+
+    photo: str
+    source: str
+    occupancy_features: np.ndarray  # (225, F)
+    occupied: np.ndarray  # (225,) bool
+    crops: list[np.ndarray]
+    letters: list[str]  # "?" blank face, "" unknown (truth '?'), else the printed letter
+    rotations: list[int]
+    tiles: str = "english"  # the tile set a user would name for this board
+
+
+def photo_source(photo: Path | str) -> str:
+    """The repository a photo came from: its name up to the second ``__``."""
+    return "__".join(Path(photo).name.split("__")[:2])
+
+
+def load_real_boards(folder: Path, config: ReadConfig = DEFAULT_CONFIG) -> list[RealBoard]:
+    boards = []
+    for photo in photos_with_truth(folder):
+        truth = read_truth(photo)
+        if truth.corners is None:
+            continue
+        board = rectify(load_image(photo), truth.corners, cell_px=config.cell_px,
+                        margin_cells=config.margin_cells, tile_lift=config.tile_lift)
+        occupied = np.zeros(SIZE * SIZE, dtype=bool)
+        crops, letters, rotations = [], [], []
+        for row in range(SIZE):
+            for col in range(SIZE):
+                cell = truth.grid[row][col]
+                if cell.letter is None:
+                    continue
+                occupied[row * SIZE + col] = True
+                crops.append(board.cell_image(col, row, pad=CROP_PAD).copy())
+                if cell.blank:
+                    letters.append(BLANK)
+                elif cell.letter == "?":
+                    letters.append("")
+                else:
+                    letters.append(cell.letter)
+                rotations.append(cell.rotation or 0)
+        boards.append(RealBoard(photo.name, photo_source(photo), cell_features(board), occupied,
+                                crops, letters, rotations, tile_set_for(truth)))
+    return boards
+
+
+def all_letter_values() -> dict[str, list[int]]:
+    """Every letter of every tile set with the values it is printed with."""
+    values: dict[str, list[int]] = {}
+    for name in tile_set_names():
+        for letter, value in load_tile_set(name).values.items():
+            values.setdefault(letter, [])
+            if value not in values[letter]:
+                values[letter].append(value)
+    return values
+
+
+def _random_colour(rng: np.random.Generator, light: tuple[int, int], sat: tuple[int, int]
+                   ) -> tuple[int, int, int]:
+    hsv = np.uint8([[[rng.integers(0, 40) if rng.random() < 0.8 else rng.integers(0, 180),
+                      rng.integers(*sat), rng.integers(*light)]]])
+    return tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+
+
+def render_crop(letter: str, value: int | None, rng: np.random.Generator, cell_px: int,
+                blank: bool = False) -> np.ndarray:
+    """One training crop like a real cell: a tile face, a little off centre, on a board square."""
+    from vision.tileface import render_tile_face
+
+    side = int(round(cell_px * (1 + 2 * CROP_PAD)))
+    board_colour = _random_colour(rng, (60, 250), (0, 200))
+    canvas = np.empty((side, side, 3), np.float32)
+    canvas[:] = board_colour
+    face_px = int(round(cell_px * rng.uniform(0.84, 1.0)))
+    face = render_tile_face(letter if not blank else "A", value=None if blank else value,
+                            size=face_px, blank=blank, rng=rng,
+                            tile_bgr=_random_colour(rng, (120, 250), (10, 120)),
+                            ink_bgr=_random_colour(rng, (0, 80), (0, 120)))
+    shift = rng.uniform(-0.07, 0.07, size=2) * cell_px
+    x0 = int(round((side - face_px) / 2 + shift[0]))
+    y0 = int(round((side - face_px) / 2 + shift[1]))
+    x0, y0 = min(max(x0, 0), side - face_px), min(max(y0, 0), side - face_px)
+    canvas[y0:y0 + face_px, x0:x0 + face_px] = face
+    # Light: a gradient across the cell and an overall gain.
+    ramp = np.linspace(-1, 1, side, dtype=np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    gradient = np.cos(angle) * ramp[None, :] + np.sin(angle) * ramp[:, None]
+    canvas *= (rng.uniform(0.55, 1.2) + rng.uniform(0, 0.25) * gradient)[:, :, None]
+    canvas += rng.normal(0, rng.uniform(0, 6), canvas.shape)
+    image = np.clip(canvas, 0, 255).astype(np.uint8)
+    if rng.random() < 0.6:
+        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, 1.4))
+    if rng.random() < 0.3:  # a slightly wrong perspective, as with corners a little off
+        jitter = rng.normal(0, 0.03 * side, size=(4, 2)).astype(np.float32)
+        quad = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+        matrix = cv2.getPerspectiveTransform(quad, quad + jitter)
+        image = cv2.warpPerspective(image, matrix, (side, side), borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.7:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return image
+
+
+def rotated_features(crops: list[np.ndarray], letters: list[str], rotations: list[int]
+                     ) -> tuple[np.ndarray, list[str]]:
+    """Every crop in all four rotations, labelled (letter, rotation) for each."""
+    features, labels = [], []
+    for crop, letter, rotation in zip(crops, letters, rotations):
+        for turns in range(4):
+            turned = np.ascontiguousarray(np.rot90(crop, k=-turns))  # turn clockwise
+            features.append(tile_features(turned))
+            labels.append(class_label(letter, (rotation + 90 * turns) % 360))
+    return np.stack(features), labels
+
+
+def train_mlp(x: np.ndarray, labels: list[str], *, hidden: int = 256, epochs: int = 20,
+              seed: int = 0, weights: np.ndarray | None = None, lr: float = 2e-3,
+              decay: float = 1e-4) -> Mlp:
+    """Softmax perceptron with one ReLU layer, trained by Adam on mini-batches (numpy only)."""
+    rng = np.random.default_rng(seed)
+    names = tuple(sorted(set(labels)))
+    index = {name: i for i, name in enumerate(names)}
+    y = np.array([index[label] for label in labels])
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0) + 1e-3
+    xs = ((x - mean) / scale).astype(np.float32)
+    weights = np.ones(len(y), np.float32) if weights is None else weights.astype(np.float32)
+    n_in, n_out = xs.shape[1], len(names)
+    params = {
+        "w1": (rng.normal(0, np.sqrt(2 / n_in), (n_in, hidden))).astype(np.float32),
+        "b1": np.zeros(hidden, np.float32),
+        "w2": (rng.normal(0, np.sqrt(1 / hidden), (hidden, n_out))).astype(np.float32),
+        "b2": np.zeros(n_out, np.float32),
+    }
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
+    step = 0
+    batch = 256
+    for epoch in range(epochs):
+        order = rng.permutation(len(y))
+        rate = lr * (0.5 * (1 + np.cos(np.pi * epoch / epochs)))
+        for start in range(0, len(y), batch):
+            idx = order[start:start + batch]
+            xb, yb, wb = xs[idx], y[idx], weights[idx]
+            h_pre = xb @ params["w1"] + params["b1"]
+            h = np.maximum(h_pre, 0)
+            logits = h @ params["w2"] + params["b2"]
+            logits -= logits.max(axis=1, keepdims=True)
+            p = np.exp(logits)
+            p /= p.sum(axis=1, keepdims=True)
+            p[np.arange(len(yb)), yb] -= 1
+            g_logits = p * (wb / wb.sum())[:, None]
+            grads = {
+                "w2": h.T @ g_logits + decay * params["w2"],
+                "b2": g_logits.sum(axis=0),
+            }
+            g_h = (g_logits @ params["w2"].T) * (h_pre > 0)
+            grads["w1"] = xb.T @ g_h + decay * params["w1"]
+            grads["b1"] = g_h.sum(axis=0)
+            step += 1
+            for key, grad in grads.items():
+                m, v = moments[key]
+                m *= 0.9
+                m += 0.1 * grad
+                v *= 0.999
+                v += 0.001 * grad * grad
+                m_hat = m / (1 - 0.9 ** step)
+                v_hat = v / (1 - 0.999 ** step)
+                params[key] -= rate * m_hat / (np.sqrt(v_hat) + 1e-8)
+    return Mlp(mean.astype(np.float32), scale.astype(np.float32), params["w1"], params["b1"],
+               params["w2"], params["b2"], names)
+
+
+def knn_predict(train_x: np.ndarray, train_labels: list[str], test_x: np.ndarray, k: int = 1
+                ) -> list[str]:
+    """Nearest neighbour on the same features: the baseline the perceptron must beat."""
+    a = train_x / (np.linalg.norm(train_x, axis=1, keepdims=True) + 1e-6)
+    b = test_x / (np.linalg.norm(test_x, axis=1, keepdims=True) + 1e-6)
+    out = []
+    for start in range(0, len(b), 512):
+        sims = b[start:start + 512] @ a.T
+        out.extend(train_labels[i] for i in sims.argmax(axis=1))
+    return out
+
+
+def _real_letter_data(boards: list[RealBoard]) -> tuple[np.ndarray, list[str], list[str]]:
+    """Four-rotation features of every readable real tile, their labels and sources."""
+    feats, labels, sources = [], [], []
+    for board in boards:
+        keep = [i for i, letter in enumerate(board.letters) if letter]
+        if not keep:
+            continue
+        x, y = rotated_features([board.crops[i] for i in keep], [board.letters[i] for i in keep],
+                                [board.rotations[i] for i in keep])
+        feats.append(x)
+        labels += y
+        sources += [board.source] * len(y)
+    return np.concatenate(feats), labels, sources
+
+
+def train_tiles(render_x: np.ndarray, render_labels: list[str], real_x: np.ndarray | None,
+                real_labels: list[str], seed: int = 0, epochs: int = 25) -> Mlp:
+    xs, labels = [render_x], list(render_labels)
+    weights = [np.ones(len(render_labels), np.float32)]
+    if real_x is not None and len(real_labels):
+        xs.append(real_x)
+        labels += real_labels
+        weights.append(np.full(len(real_labels), 3.0, np.float32))
+    return train_mlp(np.concatenate(xs), labels, weights=np.concatenate(weights), seed=seed,
+                     epochs=epochs)
+
+
+def train_occupancy(boards: list[RealBoard], seed: int = 0) -> Mlp:
+    x = np.concatenate([board.occupancy_features for board in boards])
+    y = ["tile" if v else "empty" for board in boards for v in board.occupied]
+    return train_mlp(x, y, hidden=32, epochs=40, seed=seed, lr=3e-3, decay=1e-3)
+
+
+def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int
+                             ) -> tuple[np.ndarray, list[str]]:
+    rng = np.random.default_rng(seed)
+    values = all_letter_values()
+    feats, labels = [], []
+    for letter in sorted(values) + [BLANK]:
+        count = per_letter if letter != BLANK else per_letter // 2
+        for _ in range(count):
+            rotation = int(rng.choice(ROTATIONS))
+            if letter == BLANK:
+                crop = render_crop("A", None, rng, cell_px, blank=True)
+            else:
+                crop = render_crop(letter, int(rng.choice(values[letter])), rng, cell_px)
+            turned = np.ascontiguousarray(np.rot90(crop, k=-(rotation // 90)))
+            feats.append(tile_features(turned))
+            labels.append(class_label(letter, rotation))
+    return np.stack(feats), labels
+
+
+def evaluate(boards: list[RealBoard], render_x: np.ndarray, render_labels: list[str],
+             epochs: int) -> None:
+    """Leave-one-source-out figures for occupancy and letters, printed as a table."""
+    real_x, real_labels, real_sources = _real_letter_data(boards)
+    sources = sorted({board.source for board in boards})
+    print("source                                   occ_err/cells  letters  +rot   knn_letters")
+    totals = np.zeros(6)
+    confusions: Counter = Counter()
+    for source in sources:
+        train_boards = [b for b in boards if b.source != source]
+        test_boards = [b for b in boards if b.source == source]
+        occ = train_occupancy(train_boards)
+        from vision.occupancy import OccupancyModel
+
+        occ_model = OccupancyModel(occ)
+        occ_err = sum(int(((occ_model.probability_of(b.occupancy_features) > 0.5)
+                           != b.occupied).sum()) for b in test_boards)
+        cells = 225 * len(test_boards)
+        mask_train = np.array([s != source for s in real_sources])
+        mask_test = ~mask_train
+        model = train_tiles(render_x, render_labels, real_x[mask_train],
+                            [l for l, m in zip(real_labels, mask_train) if m], epochs=epochs)
+        test_x = real_x[mask_test]
+        test_labels = [l for l, m in zip(real_labels, mask_test) if m]
+        allowed = TileClassifier(model).allowed(load_tile_set(test_boards[0].tiles).letters)
+        probs = model.probabilities(test_x, allowed)
+        predicted = [model.labels[i] for i in probs.argmax(axis=1)]
+        pool_x = np.concatenate([render_x, real_x[mask_train]])
+        pool_labels = render_labels + [l for l, m in zip(real_labels, mask_train) if m]
+        keep = [i for i, label in enumerate(pool_labels) if allowed[model.labels.index(label)]]
+        knn = knn_predict(pool_x[keep], [pool_labels[i] for i in keep], test_x)
+        confusions.update((t, p) for p, t in zip(predicted, test_labels) if p[0] != t[0])
+        n = len(test_labels)
+        letter_ok = sum(p[0] == t[0] for p, t in zip(predicted, test_labels))
+        full_ok = sum(p == t for p, t in zip(predicted, test_labels))
+        knn_ok = sum(p[0] == t[0] for p, t in zip(knn, test_labels))
+        totals += [occ_err, cells, letter_ok, full_ok, knn_ok, n]
+        print(f"{source:40s} {occ_err:5d}/{cells:<6d} {letter_ok / max(n, 1):7.1%} "
+              f"{full_ok / max(n, 1):6.1%} {knn_ok / max(n, 1):8.1%}   (n={n // 4}x4)")
+        sys.stdout.flush()
+    occ_err, cells, letter_ok, full_ok, knn_ok, n = totals
+    print(f"{'TOTAL':40s} {int(occ_err):5d}/{int(cells):<6d} {letter_ok / n:7.1%} "
+          f"{full_ok / n:6.1%} {knn_ok / n:8.1%}")
+    print("confusions (truth, read):", confusions.most_common(25))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
+    parser.add_argument("--photos", type=Path, default=DEFAULT_PHOTOS)
+    parser.add_argument("--out", type=Path, default=MODELS)
+    parser.add_argument("--per-letter", type=int, default=240)
+    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--evaluate", action="store_true",
+                        help="print leave-one-source-out figures instead of writing models")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    boards = load_real_boards(args.photos)
+    print(f"{len(boards)} real boards, {sum(len(b.crops) for b in boards)} tiles "
+          f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    render_x, render_labels = _rendered_four_rotations(args.per_letter, args.seed,
+                                                       DEFAULT_CONFIG.cell_px)
+    print(f"{len(render_labels)} rendered crops ({time.perf_counter() - started:.0f} s)",
+          file=sys.stderr)
+    if args.evaluate:
+        evaluate(boards, render_x, render_labels, args.epochs)
+        return 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    train_occupancy(boards).save(args.out / "occupancy.npz")
+    real_x, real_labels, _ = _real_letter_data(boards)
+    train_tiles(render_x, render_labels, real_x, real_labels, epochs=args.epochs).save(
+        args.out / "tiles.npz")
+    print(f"models written to {args.out} ({time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""``tileref eval [DIR]``: score the vision stages against the truth photos.
+
+``--stage reading`` (default) reads every photo as ``tileref read`` does and compares it with the
+truth sidecars; ``--stage corners`` scores only the board finder. ``--given-corners`` reads with
+the truth corners, to measure reading apart from finding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PHOTOS = Path(__file__).resolve().parents[2].parent / "shared" / "photos"
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "eval", help="score the camera against photos with truth files",
+        description="Score board finding or reading against truth sidecars, one row per photo.")
+    parser.add_argument("folder", nargs="?", default=str(DEFAULT_PHOTOS), metavar="DIR",
+                        help=f"photos with <photo>.txt truth files (default {DEFAULT_PHOTOS})")
+    parser.add_argument("--stage", choices=("corners", "reading"), default="reading")
+    parser.add_argument("--csv", metavar="OUT", help="also write the rows as CSV")
+    parser.add_argument("--given-corners", action="store_true",
+                        help="read with the truth corners instead of finding the board")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        print(f"tileref eval: not a folder: {folder}", file=sys.stderr)
+        return 2
+    csv_path = Path(args.csv) if args.csv else None
+    if args.stage == "corners":
+        from vision.eval_corners import run_corner_eval
+
+        return run_corner_eval(folder, csv_path)
+    from vision.eval_reading import run_reading_eval
+
+    return run_reading_eval(folder, csv_path, given_corners=args.given_corners)

@@ -1,0 +1,81 @@
+"""``tileref read PHOTO``: what the camera saw, as board text or FORMATS.md's JSON.
+
+Text output is the board (spaced form, every tile with its rotation arrow) followed by the
+warnings, one per line after a ``#``, so the output is itself valid board text. Bad input (an
+unreadable file, no board, malformed corners, an unknown tile set) is one line on standard error
+and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "read", help="read the tiles on a board photo",
+        description="Read every tile (letter, blank, rotation) on a photo of a board.")
+    parser.add_argument("photo", metavar="PHOTO", help="JPEG, PNG or WebP photo")
+    parser.add_argument("--json", action="store_true", help="print FORMATS.md's reading JSON")
+    parser.add_argument("--overlay", metavar="OUT.png",
+                        help="also draw the grid and the letters read over the photo")
+    parser.add_argument("--corners", metavar='"x,y x,y x,y x,y"',
+                        help="the playing grid's corners TL TR BR BL (South = photo bottom)")
+    parser.add_argument("--calibration", metavar="PROFILE",
+                        help="take the corners from a calibration profile")
+    parser.add_argument("--tiles", default="english", help="tile set (english, german, polish)")
+    parser.add_argument("--south", choices=("bottom", "auto"), default="bottom",
+                        help="bottom: South is the photo's bottom; auto: turn so letters stand up")
+    parser.set_defaults(func=run)
+
+
+def parse_corners(text: str) -> list[tuple[float, float]]:
+    """``"x,y x,y x,y x,y"`` to four points; raises ``ValueError`` with one line."""
+    points = []
+    for token in text.replace(";", " ").split():
+        parts = token.split(",")
+        if len(parts) != 2:
+            raise ValueError(f"--corners: {token!r} is not x,y")
+        try:
+            points.append((float(parts[0]), float(parts[1])))
+        except ValueError:
+            raise ValueError(f"--corners: {token!r} is not two numbers") from None
+    if len(points) != 4:
+        raise ValueError(f"--corners needs four x,y points, got {len(points)}")
+    return points
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.errors import VisionError
+    from vision.image import load_image
+    from vision.read import read_board
+
+    try:
+        image = load_image(args.photo)
+        corners = None
+        if args.corners and args.calibration:
+            raise ValueError("give --corners or --calibration, not both")
+        if args.corners:
+            corners = parse_corners(args.corners)
+        elif args.calibration:
+            from calibration.profile import CalibrationProfile
+
+            corners = CalibrationProfile.load(args.calibration).corners_for(image)
+        reading = read_board(image, corners=corners, tiles=args.tiles, south=args.south)
+        if args.overlay:
+            from vision.overlay import draw_overlay, save_overlay
+
+            save_overlay(draw_overlay(image, reading), args.overlay)
+    except (VisionError, ValueError, OSError) as error:
+        message = " ".join(str(error).split()) or type(error).__name__
+        print(f"tileref read: {message}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(reading.to_json_text())
+    else:
+        sys.stdout.write(reading.board_text())
+        for warning in reading.warnings:
+            print(f"# warning: {warning}")
+    return 0
