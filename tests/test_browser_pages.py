@@ -1,0 +1,124 @@
+"""The real pages in headless Debian Chromium (Playwright), served by a real server thread.
+
+Few but real: a second screen follows the game through Server-Sent Events, a game is set up and
+played from the tablet, the live page sends the fake camera's frames (a .y4m of rendered
+boards), and a dispute photo is read. Each test leaves a screenshot in /tmp to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from referee.boardtext import Tile
+from referee.cells import Cell
+
+pytestmark = pytest.mark.browser
+
+TABLET = {"width": 1280, "height": 800}
+PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+
+
+def post(url: str, body: dict, token: str | None = None) -> dict:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def create_game(server) -> tuple[str, str]:
+    created = post(f"{server.url}/api/games", {
+        "ruleset": "archipelago",
+        "players": [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}]})
+    return created["id"], created["token"]
+
+
+def test_second_screen_follows_moves_through_sse(live_server, browser):
+    game_id, token = create_game(live_server)
+    page = browser.new_page(viewport=TABLET)
+    page.goto(f"{live_server.url}/games/{game_id}")       # a screen without the token
+    page.wait_for_selector("text=Ann (South) to play")
+    post(f"{live_server.url}/api/games/{game_id}/moves",
+         {"player": "S", "word": "CAT", "at": "G15", "dir": "across"}, token)
+    page.wait_for_selector("text=Ann (South) played CAT for", timeout=5000)
+    page.wait_for_selector("text=Bo (North) to play")
+    assert page.locator("g.cell[data-cell='H15'][data-tile='A^']").count() == 1
+    page.screenshot(path="/tmp/tileref-board.png")
+
+
+def test_set_up_and_play_from_the_tablet(live_server, browser):
+    page = browser.new_page(viewport=TABLET)
+    page.goto(live_server.url + "/")
+    page.fill("input[name=name0]", "Cleo")
+    page.fill("input[name=name1]", "Dan")
+    assert page.input_value("select[name=seat1]") == "N"   # two players: South and North
+    page.screenshot(path="/tmp/tileref-new-game.png")
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Cleo (South) to play")
+    page.fill("#play-form input[name=word]", "dog")
+    page.fill("#play-form input[name=at]", "G15")
+    page.click("#play-form button[type=submit]")
+    page.wait_for_selector("text=Cleo (South) played DOG for 15.")  # typed lowercase: no blanks
+    page.click("button[data-action=pass]")
+    page.wait_for_selector("text=Dan (North) passed.")
+    page.click("button[data-action=undo]")
+    page.wait_for_selector("text=Dan (North) to play")
+    page.click("g.cell[data-cell='H8']")
+    assert page.locator("#fix-dialog").is_visible()
+    page.fill("#fix-form input[name=letter]", "Q")
+    page.click("#fix-form button[value=cancel]")
+    page.screenshot(path="/tmp/tileref-play.png")
+
+
+def test_live_camera_play_is_judged_and_shown(live_server, launch_browser, tmp_path):
+    """Fake webcam (a .y4m of a rendered board with CAT) → browser → server → referee → page."""
+    from vision.render import RenderOptions, render_board_photo
+    from vision.video import write_y4m
+
+    tiles = {Cell.parse("G15"): Tile("C", False, 0), Cell.parse("H15"): Tile("A", False, 0),
+             Cell.parse("I15"): Tile("T", False, 0)}
+    photo = render_board_photo(tiles, seed=11, width=640, height=480,
+                               options=RenderOptions(tilt=15.0, noise=0.5, board_style="modern"))
+    video = write_y4m(tmp_path / "board.y4m", [photo.image] * 4, fps=5)
+    browser = launch_browser(fake_video=video)
+    game_id, token = create_game(live_server)
+    # The players dragged the corners once (the camera does not move during the game).
+    post(f"{live_server.url}/api/games/{game_id}/corners",
+         {"corners": [[float(x), float(y)] for x, y in photo.corners]}, token)
+    page = browser.new_page(viewport=TABLET)
+    page.goto(f"{live_server.url}/games/{game_id}/live#token={token}")
+    page.wait_for_selector("text=Ann (South) played CAT for 15.", timeout=30000)
+    page.wait_for_selector("text=Bo (North) to play")
+    assert page.evaluate("document.getElementById('video').videoWidth") == 640
+    assert int(page.inner_text("#sent")) >= 3
+    page.screenshot(path="/tmp/tileref-live.png")
+
+
+@pytest.mark.photos
+def test_dispute_page_reads_a_photo(live_server, browser):
+    photo = PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_163920.jpg"
+    page = browser.new_page(viewport=TABLET)
+    page.goto(live_server.url + "/dispute")
+    page.set_input_files("input[name=photo]", str(photo))
+    page.click("form.upload button[type=submit]")
+    page.wait_for_load_state()
+    assert page.locator("img.overlay").count() + page.locator(".error-line").count() == 1
+    assert page.locator(".corner-editor .handle").count() == 4
+    if page.locator("img.overlay").count():
+        assert page.locator("svg.board g.cell").count() == 225
+    page.screenshot(path="/tmp/tileref-dispute.png", full_page=True)
+    # Drag the top-left corner a little and read again with the corners set by hand.
+    handle = page.locator(".corner-editor .handle").first
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 12, box["y"] + box["height"] / 2 + 9, steps=4)
+    page.mouse.up()
+    page.click("#reread")
+    page.wait_for_url("**/dispute/*?corners=*")
+    assert page.locator(".corner-editor .handle").count() == 4

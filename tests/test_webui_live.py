@@ -1,0 +1,247 @@
+"""Live play: steadiness on rendered frames, fusion of readings, and what a fused board means.
+
+The reader itself is tested by the vision suite; here the frames go through the real service.
+Where the exact letters matter (judging, removal, corrections) the readings are the renderer's
+truth in ``tileref read --json`` shape, fed to the same ``judge_reading`` the frame route uses.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.boardtext import Tile, format_board_text
+from referee.cells import Cell
+from vision.render import RenderOptions, render_board_photo
+from vision.steady import SteadyConfig, SteadyTracker, ViewState
+from webui import live
+
+TWO_PLAYERS = {"ruleset": "archipelago",
+               "players": [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}]}
+
+
+def tiles_of(spec: dict[str, str]) -> dict[Cell, Tile]:
+    return {Cell.parse(cell): Tile.parse(token) for cell, token in spec.items()}
+
+
+def reading(spec: dict[str, str]) -> dict:
+    """A reading as ``tileref read --json`` gives it, from cell -> token."""
+    tiles = tiles_of(spec)
+    return {"board": format_board_text(tiles, spaced=True),
+            "cells": [{"cell": c.name, "letter": t.letter, "rotation": t.rotation or 0,
+                       "confidence": 1.0} for c, t in tiles.items()],
+            "corners": [[0, 0], [1, 0], [1, 1], [0, 1]], "warnings": []}
+
+
+CAT_S = {"G15": "C^", "H15": "A^", "I15": "T^"}
+
+
+@pytest.fixture(scope="module")
+def frames() -> dict[str, np.ndarray]:
+    """A small rendered board, the same board with a hand over it, and another view."""
+    tiles = tiles_of(CAT_S)
+    options = RenderOptions(tilt=20.0, noise=1.0)
+    board = render_board_photo(tiles, seed=5, width=480, height=360, options=options).image
+    hand = render_board_photo(tiles, seed=5, width=480, height=360,
+                              options=RenderOptions(tilt=20.0, noise=1.0, hand=True)).image
+    shifted = np.roll(board, 40, axis=1)
+    return {"board": board, "hand": hand, "shifted": shifted}
+
+
+def jpeg(image: np.ndarray) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return data.tobytes()
+
+
+def test_same_view_becomes_steady_after_a_few_frames(frames):
+    tracker = SteadyTracker(SteadyConfig(steady_frames=2))
+    states = [tracker.update(frames["board"]).state for _ in range(4)]
+    assert states[0] is not ViewState.STEADY
+    assert states[-1] is ViewState.STEADY
+
+
+def test_hand_over_the_board_is_not_steady(frames):
+    tracker = SteadyTracker()
+    for _ in range(3):
+        tracker.update(frames["board"])
+    check = tracker.update(frames["hand"])
+    assert check.state in (ViewState.HAND, ViewState.MOVING)
+    assert check.intrusion > 0 and not check.steady
+    # A hand that stays still over the board is still not taken for the new board at once.
+    assert not tracker.update(frames["hand"]).steady
+
+
+def test_a_moving_picture_is_not_steady(frames):
+    tracker = SteadyTracker()
+    for _ in range(3):
+        tracker.update(frames["board"])
+    assert tracker.update(frames["shifted"]).state in (ViewState.MOVING, ViewState.HAND)
+
+
+def test_fusion_needs_agreeing_readings():
+    fusion = live.Fusion(window=3, votes=2)
+    cat = tiles_of(CAT_S)
+    cax = tiles_of({**CAT_S, "I15": "X^"})
+    assert fusion.add(cat) is None            # one reading is never enough
+    assert fusion.add(cax) is None            # I15 disagrees: 1 vote each
+    assert fusion.add(cat) == cat             # 2 of 3 agree on every cell
+    fusion.clear()
+    assert fusion.add(cax) is None
+
+
+def test_camera_side_turns_the_reading_into_the_south_view():
+    seen_from_west = tiles_of({"H15": "A^"})   # upright to the camera at West's side
+    south = live.to_south_frame(seen_from_west, "W")
+    assert south == tiles_of({"A8": "A>"})     # West's home centre, West's arrow
+    assert live.to_south_frame(seen_from_west, "S") == seen_from_west
+
+
+def play_readings(service, game_id, table, spec, times=2):
+    answers = [service.judge_reading(game_id, table, reading(spec)) for _ in range(times)]
+    return answers
+
+
+def test_fused_reading_is_judged_once_as_the_movers_play(app, make_game):
+    game_id, _ = make_game()
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    empty = play_readings(service, game_id, table, {})
+    assert empty[-1]["waiting_for"] == "a play" and empty[-1]["verdict"] is None
+    first, second = play_readings(service, game_id, table, CAT_S)
+    assert first["verdict"] is None                   # not fused yet
+    assert second["verdict"]["legal"] is True
+    assert second["verdict"]["words"][0]["word"] == "CAT"
+    again = play_readings(service, game_id, table, CAT_S)
+    assert all(answer["verdict"] is None for answer in again)  # judged once, not per frame
+    state = service.state(game_id)
+    assert [h["source"] for h in state["history"]] == ["camera"]
+    assert state["to_move"] == "N"
+
+
+def test_tiles_to_lift_are_awaited_then_seen_gone(app, make_game):
+    position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
+    game_id, _ = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(tiles_of(position)), "to_move": "S"}))
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    played = {**position, "H8": "O^"}                  # South's TO through North's G
+    verdict = play_readings(service, game_id, table, played)[-1]
+    assert verdict["verdict"]["remove"] == ["J8"]
+    assert verdict["waiting_for"] == "tiles to be removed"
+    still_there = play_readings(service, game_id, table, played)[-1]
+    assert still_there["waiting_for"] == "tiles to be removed"
+    lifted = {cell: token for cell, token in played.items() if cell != "J8"}
+    gone = play_readings(service, game_id, table, lifted)[-1]
+    assert gone["waiting_for"] == "a play"
+    state = service.state(game_id)
+    assert state["pending_remove"] == []
+    assert state["to_move"] == "N"
+
+
+def test_a_correction_rejudges_and_stays_fixed(app, client, make_game):
+    game_id, auth = make_game()
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    misread = {**CAT_S, "I15": "I^"}                   # the camera reads CAI
+    verdict = play_readings(service, game_id, table, misread)[-1]["verdict"]
+    assert verdict["legal"] is False and verdict["reason"] == "not-in-word-list"
+    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
+                        json={"cell": "I15", "tile": "T^"}).get_json()
+    assert fixed["verdict"]["legal"] is True
+    assert fixed["state"]["to_move"] == "N"
+    # The camera still sees CAI: the correction holds and nothing is judged again.
+    later = play_readings(service, game_id, table, misread, times=3)
+    assert all(answer["verdict"] is None for answer in later)
+    assert later[-1]["waiting_for"] == "a play"
+    assert len(service.state(game_id)["history"]) == 2  # the misread, then the corrected play
+
+
+def test_correcting_an_accepted_camera_play_replaces_it(app, client, make_game):
+    game_id, auth = make_game()
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    play_readings(service, game_id, table, {"G15": "C^", "H15": "A^", "I15": "B^"})  # CAB
+    result = client.post(f"/api/games/{game_id}/corrections", headers=auth,
+                         json={"cell": "I15", "tile": "T^"}).get_json()
+    state = result["state"]
+    assert [v["words"][0]["word"] for v in state["moves"] if v["legal"]] == ["CAT"]
+    assert state["to_move"] == "N"
+
+
+def test_frames_route_waits_for_a_steady_view(client, make_game, frames):
+    game_id, auth = make_game()
+    url = f"/api/games/{game_id}/frames"
+    first = client.post(url, data=jpeg(frames["board"]), headers=auth, content_type="image/jpeg")
+    assert first.status_code == 200
+    assert first.get_json()["waiting_for"] == "a steady view"
+    assert first.get_json()["reading"] is None
+    answers = [client.post(url, data={"image": (__import__("io").BytesIO(jpeg(frames["board"])),
+                                                "frame.jpg")}, headers=auth,
+                           content_type="multipart/form-data").get_json() for _ in range(3)]
+    # Steady now: the reader ran (a reading, or a clear word that the board was not found).
+    assert any(a["reading"] is not None or a["waiting_for"] == "a view of the whole board"
+               for a in answers)
+    hand = client.post(url, data=jpeg(frames["hand"]), headers=auth,
+                       content_type="image/jpeg").get_json()
+    assert hand["waiting_for"] == "a steady view" and hand["reading"] is None
+    assert hand["detail"] in ("a hand is over the board", "the picture is changing")
+
+
+@pytest.mark.parametrize("data", [b"not an image at all", b"\xff\xd8\xff\xe0" + b"\x00" * 100,
+                                  b"\x89PNG\r\n\x1a\n" + b"\x00" * 30])
+def test_bad_frames_are_refused_and_change_nothing(client, make_game, data):
+    game_id, auth = make_game()
+    response = client.post(f"/api/games/{game_id}/frames", data=data, headers=auth,
+                           content_type="image/jpeg")
+    assert response.status_code == 400
+    assert set(response.get_json()) == {"error"}
+    assert client.get(f"/api/games/{game_id}").get_json()["history"] == []
+
+
+def test_server_camera_feeds_the_game_opened_last(app, client, make_game, frames, tmp_path):
+    """``--camera``: the server's own capture thread, here reading a recorded video file."""
+    from webui.camera import ServerCamera
+
+    path = tmp_path / "table.avi"
+    height, width = frames["board"].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (width, height))
+    for _ in range(3):
+        writer.write(frames["board"])
+    writer.release()
+    game_id, _ = make_game()
+    assert client.get(f"/games/{game_id}").status_code == 200   # opened on a screen
+    service = app.extensions["tileref"]
+    camera = ServerCamera(str(path), service.feed_active_game, interval=0.0)
+    camera.start()
+    assert camera.finished.wait(60)
+    camera.stop()
+    frame = client.get(f"/api/games/{game_id}/frame.jpg")
+    assert frame.status_code == 200 and frame.data[:3] == b"\xff\xd8\xff"
+    assert service.state(game_id)["live"]["waiting_for"] in (
+        "a steady view", "a play", "a view of the whole board")
+
+
+def test_undo_of_a_camera_play_waits_for_the_tiles_to_go(app, client, make_game):
+    game_id, auth = make_game()
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    assert play_readings(service, game_id, table, CAT_S)[-1]["verdict"]["legal"]
+    state = client.post(f"/api/games/{game_id}/undo", headers=auth).get_json()
+    assert state["to_move"] == "S" and state["moves"] == []
+    # CAT is still on the table: the camera must not play it again by itself.
+    assert all(a["verdict"] is None for a in play_readings(service, game_id, table, CAT_S, 3))
+    play_readings(service, game_id, table, {}, 3)            # the tiles are taken back
+    again = play_readings(service, game_id, table, CAT_S)[-1]  # and put down again
+    assert again["verdict"]["legal"] is True
+
+
+def test_typed_move_keeps_tiles_to_lift_listed(app, client, make_game):
+    position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
+    game_id, auth = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(tiles_of(position)), "to_move": "S"}))
+    client.post(f"/api/games/{game_id}/moves", headers=auth,
+                json={"player": "S", "word": "TO", "at": "H7", "dir": "down"})
+    client.post(f"/api/games/{game_id}/moves", headers=auth, json={"player": "N", "pass": True})
+    assert client.get(f"/api/games/{game_id}").get_json()["pending_remove"] == ["J8"]

@@ -1,0 +1,150 @@
+"""Disputes: one photo, no game. ``POST /api/read`` and the dispute pages on real photos."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.truth import read_truth
+
+PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+PHOTO = PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_163920.jpg"
+SECOND = PHOTOS / "DeclanFinerty__scrabble-vision__board_001.jpeg"
+
+
+def assert_error(response, status: int) -> None:
+    assert response.status_code == status, response.data[:300]
+    body = response.get_json()
+    assert set(body) == {"error"} and "\n" not in body["error"]
+
+
+def huge_png(width: int = 20_000, height: int = 20_000) -> bytes:
+    """A tiny file claiming a huge image: refused before decoding."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    rows = zlib.compress(b"\x00" * 16)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows)
+            + chunk(b"IEND", b""))
+
+
+@pytest.mark.photos
+def test_read_a_real_photo_with_its_corners(client):
+    truth = read_truth(PHOTO)
+    assert truth.orientation == 0 and truth.corners
+    corners = json.dumps([[round(x), round(y)] for x, y in truth.corners])
+    response = client.post("/api/read", data={"image": (PHOTO.open("rb"), PHOTO.name),
+                                              "corners": corners},
+                           content_type="multipart/form-data")
+    assert response.status_code == 200, response.data[:300]
+    reading = response.get_json()
+    for key in ("board", "cells", "corners", "warnings"):
+        assert key in reading
+    assert len(reading["board"].strip().splitlines()) == 15
+    assert np.allclose(reading["corners"], truth.corners, atol=2)
+    for cell in reading["cells"]:
+        assert re.fullmatch(r"[A-O]([1-9]|1[0-5])", cell["cell"])
+
+
+@pytest.mark.photos
+def test_read_a_raw_jpeg_body_finds_the_board_or_says_why(client):
+    response = client.post("/api/read", data=SECOND.read_bytes(), content_type="image/jpeg")
+    assert response.status_code in (200, 422)
+    if response.status_code == 200:
+        assert len(response.get_json()["corners"]) == 4
+    else:
+        assert_error(response, 422)
+
+
+@pytest.mark.parametrize("data,content_type", [
+    (b"hello, this is text", "image/jpeg"),
+    (b"", "image/jpeg"),
+    (b"%PDF-1.4 not an image", "application/pdf"),
+])
+def test_non_images_are_400(client, data, content_type):
+    assert_error(client.post("/api/read", data=data, content_type=content_type), 400)
+
+
+@pytest.mark.photos
+def test_truncated_jpeg_is_400(client):
+    data = PHOTO.read_bytes()
+    assert_error(client.post("/api/read", data=data[: len(data) // 2],
+                             content_type="image/jpeg"), 400)
+
+
+def test_huge_image_dimensions_are_400(client):
+    assert_error(client.post("/api/read", data=huge_png(), content_type="image/png"), 400)
+
+
+def test_photo_without_a_board_is_422(client):
+    rng = np.random.default_rng(3)
+    noise = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
+    ok, data = cv2.imencode(".jpg", noise)
+    assert ok
+    assert_error(client.post("/api/read", data=data.tobytes(), content_type="image/jpeg"), 422)
+
+
+def test_bad_corners_are_400(client):
+    ok, data = cv2.imencode(".jpg", np.zeros((64, 64, 3), np.uint8))
+    response = client.post("/api/read", data={"image": (io.BytesIO(data.tobytes()), "a.jpg"),
+                                              "corners": "[[1, 2], [3]]"},
+                           content_type="multipart/form-data")
+    assert_error(response, 400)
+
+
+def test_multipart_without_image_field_is_400(client):
+    response = client.post("/api/read", data={"photo": (io.BytesIO(b"x"), "a.jpg")},
+                           content_type="multipart/form-data")
+    assert_error(response, 400)
+
+
+@pytest.mark.photos
+def test_dispute_page_shows_overlay_board_and_judges(client):
+    page = client.get("/dispute")
+    assert page.status_code == 200 and b'name="photo"' in page.data
+    upload = client.post("/dispute", data={"photo": (PHOTO.open("rb"), PHOTO.name)},
+                         content_type="multipart/form-data")
+    assert upload.status_code == 302
+    location = upload.headers["Location"]
+    truth = read_truth(PHOTO)
+    corners = json.dumps([[round(x), round(y)] for x, y in truth.corners])
+    shown = client.get(location, query_string={"corners": corners})
+    assert shown.status_code == 200
+    html = shown.get_data(as_text=True)
+    assert 'src="data:image/png;base64,' in html        # the overlay
+    assert html.count('class="cell') == 225              # the board, drawn
+    judged = client.post(location + "/judge", data={
+        "ruleset": "scrabble", "player": "Player 1", "word": "ZZZZ", "at": "A1", "dir": "across",
+        "board": "." * 15 + "\n" + ("." * 15 + "\n") * 14, "corners": corners})
+    assert judged.status_code == 200
+    assert "Not legal" in judged.get_data(as_text=True)
+
+
+def test_dispute_upload_of_a_non_image_is_refused(client, app):
+    response = client.post("/dispute", data={"photo": (io.BytesIO(b"nope"), "x.jpg")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert b"not an image" in response.data
+    assert list(Path(app.config["UPLOAD_DIR"]).iterdir()) == []
+
+
+def test_dispute_photo_without_a_board_offers_the_corner_editor(client):
+    rng = np.random.default_rng(4)
+    noise = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
+    ok, data = cv2.imencode(".jpg", noise)
+    upload = client.post("/dispute", data={"photo": (io.BytesIO(data.tobytes()), "n.jpg")},
+                         content_type="multipart/form-data")
+    location = upload.headers["Location"]
+    html = client.get(location).get_data(as_text=True)
+    assert 'class="error-line"' in html and 'id="reread"' in html
+    image = client.get(location + "/image")
+    assert image.status_code == 200 and image.data[:3] == b"\xff\xd8\xff"

@@ -1,0 +1,70 @@
+"""``tileref serve``: bad options are one line, and --https serves a self-signed certificate."""
+
+from __future__ import annotations
+
+import socket
+import ssl
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+from webui.tls import ensure_certificate, subject_alt_names
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_bad_port_is_one_line_exit_2(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "webui", "serve", "--port", "70000",
+                             "--instance", str(tmp_path)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "--port" in result.stderr
+
+
+def test_certificate_is_made_once_with_the_addresses(tmp_path):
+    cert, key = ensure_certificate(tmp_path, ["192.168.1.20", "table.local"])
+    text = subprocess.run(["openssl", "x509", "-in", str(cert), "-noout", "-text"],
+                          capture_output=True, text=True, check=True).stdout
+    assert "IP Address:192.168.1.20" in text and "DNS:table.local" in text
+    assert "DNS:localhost" in text
+    stamp = cert.stat().st_mtime_ns
+    assert ensure_certificate(tmp_path, ["192.168.1.20", "table.local"]) == (cert, key)
+    assert cert.stat().st_mtime_ns == stamp
+    assert subject_alt_names(["0.0.0.0"]) == "DNS:localhost,IP:127.0.0.1"
+
+
+def test_serve_https_answers_over_tls(tmp_path):
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "webui", "serve", "--https", "--host", "127.0.0.1",
+         "--port", str(port), "--instance", str(tmp_path / "instance")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = server.stdout.readline()
+        assert f"https://127.0.0.1:{port}/" in line
+        context = ssl.create_default_context(cafile=str(tmp_path / "instance" /
+                                                        "tileref-cert.pem"))
+        with urllib.request.urlopen(f"https://127.0.0.1:{port}/api/games", context=context,
+                                    timeout=30) as response:
+            assert response.status == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_missing_webcam_is_one_line_exit_2(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "webui", "serve", "--camera", "97",
+                             "--host", "127.0.0.1", "--port", str(free_port()),
+                             "--instance", str(tmp_path)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2
+    assert "cannot open camera 97" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,160 @@
+"""Rebuilding a game from its event log: the only way the app ever gets a game's state.
+
+The log (``webui.db``) is the truth; a :class:`GameSession` is what replaying it yields: the
+referee's ``Game`` with every move re-judged, the verdicts so far, the tiles the players still
+have to lift off, the corrections made at the table and the board corners set by hand. The web
+service keeps sessions in memory as a cache and appends an event before it acknowledges anything,
+so a session thrown away (a crash, a restart) is rebuilt exactly by :func:`replay`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.boardtext import Tile, format_board_text, parse_board_text
+from referee.cells import Cell
+from referee.game import new_game
+from referee.moves import move_from_json
+from webui.db import Event
+
+log = logging.getLogger(__name__)
+
+# The kinds of event a game's log can hold.
+MOVE = "move"            # {"move": <move json>, "verdict": <verdict json>, "source", "reading"?}
+UNDO = "undo"            # {"source"}: take back the last legal move (game.pop())
+REMOVED = "removed"      # {"cells": [...], "source": "camera" | "player"}: tiles lifted off
+CORRECTION = "correction"  # {"cell", "tile" (token or null), "source"}: a misread cell fixed
+CORNERS = "corners"      # {"corners": [[x, y] x 4] | null}: board corners dragged by hand
+KINDS = (MOVE, UNDO, REMOVED, CORRECTION, CORNERS)
+
+
+class ReplayError(ValueError):
+    """The log cannot be replayed into a game (a spec the referee no longer accepts)."""
+
+
+@dataclass
+class GameSession:
+    """One game as rebuilt from its log; mutated only by :meth:`apply` (and so by events)."""
+
+    game_id: str
+    spec: dict[str, Any]
+    game: Any  # referee.Game
+    seq: int = 0
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    pending_remove: list[str] = field(default_factory=list)
+    corrections: list[dict[str, Any]] = field(default_factory=list)
+    corners: list[list[float]] | None = None
+    # cell -> (what the camera saw there, what the player said it is): applied to later readings
+    # while the camera keeps seeing the same thing, so a fixed misread stays fixed.
+    overrides: dict[Cell, tuple[str | None, str | None]] = field(default_factory=dict)
+    last_reading: dict[Cell, Tile] | None = None
+    last_reading_seq: int | None = None
+
+    @property
+    def ruleset(self) -> str:
+        return str(self.spec.get("ruleset", ""))
+
+    @property
+    def camera_side(self) -> str:
+        return str(self.spec.get("table", {}).get("camera_side", "S"))
+
+    def apply(self, event: Event) -> dict[str, Any] | None:
+        """Apply one event; returns the verdict for a move event, else None."""
+        if event.seq != self.seq + 1:
+            raise ReplayError(f"event {event.seq} out of order (expected {self.seq + 1})")
+        handler = getattr(self, f"_apply_{event.kind}", None)
+        if handler is None:
+            raise ReplayError(f"unknown event kind {event.kind!r}")
+        result = handler(event)
+        self.seq = event.seq
+        return result
+
+    def _apply_move(self, event: Event) -> dict[str, Any]:
+        move = move_from_json(event.payload["move"])
+        verdict = self.game.judge(move).to_json()
+        stored = event.payload.get("verdict")
+        if stored is not None and stored.get("legal") != verdict.get("legal"):
+            log.warning("game %s event %s: replayed verdict differs from the acknowledged one",
+                        self.game_id, event.seq)
+        self.verdicts.append(verdict)
+        self.history.append({"seq": event.seq, "move": event.payload["move"],
+                             "source": event.payload.get("source", "api"),
+                             "legal": bool(verdict.get("legal"))})
+        if verdict.get("legal"):
+            # Tiles still to lift from an earlier capture stay listed (a typed move does not
+            # lift them), unless this play has put a tile back on that square.
+            occupied = {cell.name for cell in self.game.board.tiles}
+            still = [name for name in self.pending_remove if name not in occupied]
+            self.pending_remove = still + [name for name in verdict.get("remove") or []
+                                           if name not in still]
+        reading = event.payload.get("reading")
+        if reading:
+            self.last_reading = parse_board_text(reading)
+            self.last_reading_seq = event.seq
+        return verdict
+
+    def _apply_undo(self, event: Event) -> None:
+        index = self.last_legal_index()
+        if index is None:
+            raise ReplayError("nothing to undo")
+        self.game.pop()
+        del self.verdicts[index]
+        del self.history[index]
+        self.pending_remove = []
+
+    def _apply_removed(self, event: Event) -> None:
+        self.pending_remove = []
+
+    def _apply_correction(self, event: Event) -> None:
+        cell = Cell.parse(event.payload["cell"])
+        token = event.payload.get("tile")
+        reading = dict(self.last_reading or self.game.board.tiles)
+        if token:
+            reading[cell] = Tile.parse(token)
+        else:
+            reading.pop(cell, None)
+        self.last_reading = reading
+        if "seen" in event.payload:
+            self.overrides[cell] = (event.payload["seen"], token or None)
+        self.corrections.append({"seq": event.seq, "cell": cell.name, "tile": token,
+                                 "source": event.payload.get("source", "player")})
+
+    def _apply_corners(self, event: Event) -> None:
+        self.corners = event.payload.get("corners")
+
+    def last_legal_index(self) -> int | None:
+        for index in range(len(self.history) - 1, -1, -1):
+            if self.history[index]["legal"]:
+                return index
+        return None
+
+    def last_reading_text(self) -> str | None:
+        return format_board_text(self.last_reading) if self.last_reading is not None else None
+
+
+def new_game_from_spec(spec: dict[str, Any], wordlist_dir: Path | None) -> Any:
+    """The referee's game for a stored spec (the same call at creation and at every replay)."""
+    return new_game(
+        spec["ruleset"],
+        spec["players"],
+        options=dict(spec.get("options") or {}),
+        position=spec.get("position"),
+        base_dir=wordlist_dir,
+    )
+
+
+def replay(game_id: str, spec: dict[str, Any], events: list[Event],
+           wordlist_dir: Path | None) -> GameSession:
+    """Rebuild a game from its spec and its whole log."""
+    try:
+        game = new_game_from_spec(spec, wordlist_dir)
+    except ValueError as error:
+        raise ReplayError(f"game {game_id} cannot be rebuilt: {error}") from None
+    session = GameSession(game_id=game_id, spec=spec, game=game)
+    for event in events:
+        session.apply(event)
+    return session

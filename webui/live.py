@@ -1,0 +1,147 @@
+"""Live frames: from a stream of camera pictures to the few board readings worth judging.
+
+A camera at the table sends several pictures a second; almost all of them show either the same
+board as before or a board with a hand over it. This module keeps, per game, the steadiness
+tracker (``vision.steady``), a short window of steady readings that must agree cell by cell before
+the referee sees them (one misread frame never becomes a move), and what the table is waiting for.
+It knows boards as ``{Cell: Tile}`` and nothing about the rules: the service decides what a fused
+board means for the game.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.boardtext import Tile, rotate_tiles
+from referee.cells import Cell, Seat
+from vision.steady import SteadyConfig, SteadyTracker, ViewCheck
+
+Board = dict[Cell, Tile]
+
+# What the referee waits for (FORMATS.md ``waiting_for``).
+WAIT_STEADY = "a steady view"
+WAIT_PLAY = "a play"
+WAIT_REMOVAL = "tiles to be removed"
+WAIT_BOARD = "a view of the whole board"
+WAIT_GAME_OVER = "nothing: the game is over"
+
+
+@dataclass(frozen=True)
+class LiveConfig:
+    """The thresholds of live play in one place."""
+
+    steady: SteadyConfig = field(default_factory=SteadyConfig)
+    fusion_window: int = 3     # the last this many steady readings are compared...
+    fusion_votes: int = 2      # ...and every cell must read the same in at least this many
+    max_frame_bytes: int = 8_000_000
+    max_frame_pixels: int = 12_000_000
+
+
+class Fusion:
+    """Agreement between the last few steady readings, cell by cell."""
+
+    def __init__(self, window: int, votes: int) -> None:
+        self.window = window
+        self.votes = votes
+        self._readings: deque[Board] = deque(maxlen=window)
+
+    def clear(self) -> None:
+        self._readings.clear()
+
+    def add(self, board: Board) -> Board | None:
+        """Add a reading; returns the fused board once every cell has enough agreeing votes."""
+        self._readings.append(dict(board))
+        if len(self._readings) < self.votes:
+            return None
+        cells = set().union(*self._readings)
+        fused: Board = {}
+        for cell in cells:
+            votes = Counter(reading.get(cell) for reading in self._readings)
+            tile, count = votes.most_common(1)[0]
+            if count < self.votes:
+                return None
+            if tile is not None:
+                fused[cell] = tile
+        return fused
+
+
+def to_south_frame(tiles: Board, camera_side: str) -> Board:
+    """A reading taken from ``camera_side`` (the image's bottom edge) turned into the South view.
+
+    The reader treats the bottom of the picture as South; a camera facing the board from West
+    sees West's frame, which is South's turned by West's quarter turns.
+    """
+    seat = Seat.parse(camera_side)
+    return rotate_tiles(tiles, seat.quarter_turns) if seat.quarter_turns else dict(tiles)
+
+
+def without_rotation(tiles: Board) -> Board:
+    """Scrabble tiles carry no owner: drop the rotations a reader may report."""
+    return {cell: Tile(tile.letter, tile.blank, None) for cell, tile in tiles.items()}
+
+
+def same_board(seen: Board, expected: Board) -> bool:
+    """Does the camera's board match the game's? A blank looks like ``?`` to the camera."""
+    if seen.keys() != expected.keys():
+        return False
+    for cell, tile in seen.items():
+        want = expected[cell]
+        if tile == want:
+            continue
+        if tile.letter == "?" and want.blank and tile.rotation == want.rotation:
+            continue
+        return False
+    return True
+
+
+def keep_designated_blanks(seen: Board, expected: Board) -> Board:
+    """Where the camera sees a blank the game already knows, use the game's designation."""
+    merged = dict(seen)
+    for cell, tile in seen.items():
+        want = expected.get(cell)
+        if tile.letter == "?" and want is not None and want.blank and want.letter != "?":
+            merged[cell] = Tile(want.letter, True, tile.rotation)
+    return merged
+
+
+@dataclass
+class LiveStatus:
+    """What the table should see now (the live page and the referee board show it)."""
+
+    waiting_for: str = WAIT_STEADY
+    detail: str = ""
+    updated_at: float = 0.0
+
+    def to_json(self) -> dict[str, object]:
+        return {"waiting_for": self.waiting_for, "detail": self.detail,
+                "updated_at": self.updated_at}
+
+
+class LiveTable:
+    """The live state of one game's camera; lives in memory (frames are not history)."""
+
+    def __init__(self, config: LiveConfig) -> None:
+        self.config = config
+        self.tracker = SteadyTracker(config.steady)
+        self.fusion = Fusion(config.fusion_window, config.fusion_votes)
+        self.lock = threading.Lock()
+        self.last_judged: Board | None = None   # the fused board last sent to the referee
+        self.last_frame_jpeg: bytes | None = None
+        self.last_frame_size: tuple[int, int] | None = None
+        self.status = LiveStatus()
+
+    def check_view(self, image: Any) -> ViewCheck:
+        check = self.tracker.update(image)
+        if not check.steady:
+            self.fusion.clear()
+        return check
+
+    def set_status(self, waiting_for: str, detail: str = "") -> bool:
+        """Set what the table waits for; True when it changed (screens should update)."""
+        changed = (waiting_for, detail) != (self.status.waiting_for, self.status.detail)
+        self.status = LiveStatus(waiting_for, detail, time.time())
+        return changed

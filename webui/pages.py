@@ -1,0 +1,384 @@
+"""The HTML screens: new game, the referee board, live camera, and disputes from a photo.
+
+Pages are rendered on the server (one renderer for the board: ``macros.html``); a little plain
+JavaScript refreshes the board panel when the game's event stream says it changed, posts camera
+frames, and sends corrections through the JSON API. Nothing here knows the rules: verdicts come
+from the service and are put into plain words by :func:`describe_verdict`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from referee.boardtext import BoardTextError, Tile, parse_board_text
+from referee.cells import COLUMNS, SIZE, Cell, Seat
+from referee.tiles import load_tile_set
+from webui import get_service
+from webui.service import ServiceError, parse_corners
+
+bp = Blueprint("pages", __name__)
+
+SEAT_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
+SUGGESTED_SEATS = {1: "S", 2: "SN", 3: "SWN", 4: "SWNE"}
+CELL = 40          # SVG units per cell
+MARGIN = 22        # room for the coordinates around the grid
+KEEP_UPLOADS = 50  # dispute photos kept in the instance folder
+
+
+@bp.errorhandler(ServiceError)
+def service_error(error: ServiceError) -> Any:
+    return render_template("error.html", status=error.status, message=str(error)), error.status
+
+
+# -- the board as drawn ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DrawnCell:
+    """Everything the SVG needs for one square."""
+
+    name: str
+    x: int
+    y: int
+    premium: str | None
+    tile: Tile | None
+    value: int
+    owner: str | None
+    marks: tuple[str, ...]   # "remove", "captured", "placed", "changed"
+    ghost: str | None = None  # the letter of a tile still to be lifted off (no longer in play)
+
+    @property
+    def css(self) -> str:
+        classes = ["cell"] + [f"mark-{mark}" for mark in self.marks]
+        if self.owner:
+            classes.append(f"owner-{self.owner}")
+        return " ".join(classes)
+
+
+def premium_layout(ruleset: str, options: dict[str, Any]) -> dict[Cell, str]:
+    """Premium squares as drawn: ``classic`` unless the game's preset is ``seed``."""
+    try:
+        from referee.layouts import load_layout
+        layout = load_layout("seed" if options.get("preset") == "seed" else "classic")
+    except (ImportError, ValueError):
+        return {}
+    return {cell: premium.value for cell, premium in layout.premiums.items()}
+
+
+def draw_board(board_text: str, ruleset: str, options: dict[str, Any],
+               marks: dict[str, list[str]] | None = None,
+               ghosts: dict[str, str] | None = None) -> list[DrawnCell]:
+    try:
+        tiles = parse_board_text(board_text)
+    except BoardTextError:
+        tiles = {}
+    premiums = premium_layout(ruleset, options)
+    tile_set = load_tile_set("english")
+    by_cell: dict[str, list[str]] = {}
+    for mark, cells in (marks or {}).items():
+        for name in cells:
+            by_cell.setdefault(name, []).append(mark)
+    drawn = []
+    for row in range(SIZE):
+        for col in range(SIZE):
+            cell = Cell(col, row)
+            tile = tiles.get(cell)
+            owner = None
+            if tile is not None and tile.rotation is not None and ruleset != "scrabble":
+                owner = Seat.from_rotation(tile.rotation).value
+            drawn.append(DrawnCell(
+                name=cell.name, x=MARGIN + col * CELL, y=MARGIN + row * CELL,
+                premium=premiums.get(cell), tile=tile,
+                value=tile_set.value(tile.letter, tile.blank) if tile else 0,
+                owner=owner, marks=tuple(by_cell.get(cell.name, ())),
+                ghost=(ghosts or {}).get(cell.name) if tile is None else None))
+    return drawn
+
+
+def board_context() -> dict[str, Any]:
+    return {"CELL": CELL, "MARGIN": MARGIN, "SIZE": SIZE, "COLUMNS": COLUMNS,
+            "board_size": 2 * MARGIN + SIZE * CELL}
+
+
+# -- verdicts in plain words ---------------------------------------------------------------------
+
+def player_label(state: dict[str, Any], pid: str | None) -> str:
+    for player in state.get("players", []):
+        if player["id"] == pid:
+            if player.get("seat"):
+                return f"{player['name']} ({SEAT_NAMES.get(player['seat'], player['seat'])})"
+            return str(player["name"])
+    return str(pid)
+
+
+def describe_verdict(state: dict[str, Any], verdict: dict[str, Any],
+                     move: dict[str, Any] | None) -> dict[str, Any]:
+    """A verdict as sentences for the table: headline, details, and the tiles to lift."""
+    who = player_label(state, verdict.get("player"))
+    if not verdict.get("legal"):
+        details = [verdict.get("message") or verdict.get("reason") or ""]
+        for cell, letters in (verdict.get("blank_offers") or {}).items():
+            details.append(f"Tap {cell} to name the blank there"
+                           + (f" (it could be {letters})." if letters else "."))
+        if verdict.get("unexpected"):
+            cells = ", ".join(change["cell"] for change in verdict["unexpected"][:8])
+            details.append(f"Misread? Tap a square to correct it: {cells}.")
+        return {"legal": False, "headline": f"Not legal: {who}'s play.",
+                "details": details, "reason": verdict.get("reason"), "remove": []}
+    move = move or {}
+    words = verdict.get("words") or []
+    if not words:
+        if "exchange" in move:
+            headline = f"{who} exchanged {move['exchange']} tile(s)."
+        else:
+            headline = f"{who} passed."
+        return {"legal": True, "headline": headline, "details": [], "reason": None, "remove": []}
+    main = words[0]
+    headline = f"{who} played {main['word'].upper()} for {verdict.get('score', 0)}."
+    details = []
+    if len(words) > 1:
+        details.append("Also formed: " + ", ".join(w["word"].upper() for w in words[1:]) + ".")
+    for captured in verdict.get("captured_words") or []:
+        owner = player_label(state, captured.get("owner"))
+        details.append(f"Captured {owner}'s {captured['word'].upper()}.")
+    if verdict.get("captured_tiles"):
+        details.append("Tiles taken over: " + ", ".join(verdict["captured_tiles"]) + ".")
+    for out in verdict.get("eliminated") or []:
+        details.append(f"{player_label(state, out)} is eliminated.")
+    return {"legal": True, "headline": headline, "details": details, "reason": None,
+            "remove": list(verdict.get("remove") or [])}
+
+
+def panel_context(game_id: str) -> dict[str, Any]:
+    state = get_service().state(game_id)
+    session_spec = get_service().session(game_id).spec
+    options = session_spec.get("options") or {}
+    last = state["moves"][-1] if state["moves"] else None
+    last_move = state["history"][-1]["move"] if state["history"] else None
+    marks: dict[str, list[str]] = {"remove": state["pending_remove"]}
+    if last and last.get("legal"):
+        placed = [cell for word in (last.get("words") or [])[:1] for cell in word["cells"]]
+        marks["placed"] = placed
+        marks["captured"] = list(last.get("captured_tiles") or [])
+    ghosts = {}
+    for verdict in state["moves"][-1:]:
+        for captured in verdict.get("captured_words") or []:
+            for letter, cell in zip(captured["word"], captured["cells"], strict=False):
+                ghosts[cell] = letter.upper()
+    players = []
+    for player in state["players"]:
+        pid = player["id"]
+        row = {"id": pid, "label": player_label(state, pid), "seat": player.get("seat"),
+               "to_move": state.get("to_move") == pid,
+               "eliminated": pid in (state.get("eliminated") or [])}
+        if "strength" in state:
+            row["figure"] = state["strength"].get(pid, 0)
+            row["words"] = [w["word"].upper() for w in state.get("active", {}).get(pid, [])]
+        elif "scores" in state:
+            row["figure"] = state["scores"].get(pid, state["scores"].get(player["name"], 0))
+            row["words"] = []
+        players.append(row)
+    recent = []
+    for entry, verdict in list(zip(state["history"], state["moves"], strict=False))[-8:]:
+        recent.append(describe_verdict(state, verdict, entry["move"]) | {
+            "source": entry["source"]})
+    return {
+        "game_id": game_id,
+        "state": state,
+        "cells": draw_board(state["board"], state["ruleset"], options, marks, ghosts),
+        "last": describe_verdict(state, last, last_move) if last else None,
+        "players": players,
+        "recent": list(reversed(recent)),
+        "figure_name": "strength" if "strength" in state else "score",
+        "to_move_label": player_label(state, state.get("to_move")) if state.get("to_move")
+        else None,
+        "winner_label": player_label(state, state.get("winner")) if state.get("winner") else None,
+        **board_context(),
+    }
+
+
+# -- routes ----------------------------------------------------------------------------------
+
+@bp.get("/")
+def index() -> Any:
+    service = get_service()
+    return render_template("index.html", games=service.game_ids(12), seats=SEAT_NAMES,
+                           profiles=service.calibration_profiles())
+
+
+@bp.post("/games")
+def create_game() -> Any:
+    form = request.form
+    names = [form.get(f"name{i}", "").strip() for i in range(4)]
+    seats = [form.get(f"seat{i}", "").strip() for i in range(4)]
+    chosen = [(name, seat) for name, seat in zip(names, seats, strict=True) if name]
+    if not chosen:
+        raise ServiceError("name at least one player")
+    ruleset = form.get("ruleset", "archipelago")
+    options: dict[str, Any] = {}
+    if ruleset.startswith("scrabble"):
+        options["preset"] = "seed" if ruleset == "scrabble-seed" else "classic"
+        ruleset = "scrabble"
+        players = [{"name": name} for name, _ in chosen]
+    else:
+        suggested = SUGGESTED_SEATS.get(len(chosen), "SWNE")
+        players = [{"name": name, "seat": seat or suggested[i]}
+                   for i, (name, seat) in enumerate(chosen)]
+    service = get_service()
+    upload = request.files.get("wordlist_file")
+    if form.get("wordlist") == "upload":
+        if upload is None or not upload.filename:
+            raise ServiceError("choose a word list file to upload")
+        options["wordlist"] = service.add_wordlist(upload.read())["wordlist"]
+    created = service.create_game({"ruleset": ruleset, "players": players, "options": options,
+                                   "table": {"camera_side": form.get("camera_side", "S"),
+                                             "calibration": form.get("calibration") or None}})
+    tokens = dict(session.get("tokens", {}))
+    tokens[created["id"]] = created["token"]
+    session["tokens"] = tokens
+    return redirect(url_for("pages.board", game_id=created["id"]))
+
+
+def _token_for(game_id: str) -> str | None:
+    return session.get("tokens", {}).get(game_id)
+
+
+@bp.get("/games/<game_id>")
+def board(game_id: str) -> Any:
+    context = panel_context(game_id)
+    get_service().mark_active(game_id)
+    return render_template("board.html", token=_token_for(game_id), **context)
+
+
+@bp.get("/games/<game_id>/panel")
+def panel(game_id: str) -> Any:
+    return render_template("_panel.html", **panel_context(game_id))
+
+
+@bp.get("/games/<game_id>/live")
+def live_page(game_id: str) -> Any:
+    context = panel_context(game_id)
+    get_service().mark_active(game_id)
+    return render_template("live.html", token=_token_for(game_id),
+                           server_camera=current_app.config.get("CAMERA") is not None, **context)
+
+
+# -- disputes: one photo, no game ---------------------------------------------------------------
+
+def _upload_dir() -> Path:
+    return Path(current_app.config["UPLOAD_DIR"])
+
+
+def _photo_path(photo_id: str) -> Path:
+    if not (len(photo_id) == 16 and all(c in "0123456789abcdef" for c in photo_id)):
+        abort(404)
+    path = _upload_dir() / f"{photo_id}.img"
+    if not path.is_file():
+        abort(404)
+    return path
+
+
+@bp.get("/dispute")
+def dispute() -> Any:
+    return render_template("dispute.html", photo_id=None)
+
+
+@bp.post("/dispute")
+def dispute_upload() -> Any:
+    upload = request.files.get("photo")
+    if upload is None or not upload.filename:
+        raise ServiceError("choose a photo of the board")
+    data = upload.read()
+    if not data:
+        raise ServiceError("the photo is empty")
+    from vision.errors import ImageError
+    from vision.image import load_image
+
+    try:  # refuse non-images before keeping anything
+        load_image(data)
+    except ImageError as error:
+        raise ServiceError(str(error)) from None
+    photo_id = hashlib.sha256(data).hexdigest()[:16]
+    folder = _upload_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{photo_id}.img").write_bytes(data)
+    old = sorted(folder.glob("*.img"), key=lambda p: p.stat().st_mtime)[:-KEEP_UPLOADS]
+    for path in old:
+        path.unlink(missing_ok=True)
+    return redirect(url_for("pages.dispute_photo", photo_id=photo_id))
+
+
+def _dispute_context(photo_id: str, corners_arg: str | None) -> dict[str, Any]:
+    path = _photo_path(photo_id)
+    corners = None
+    if corners_arg:
+        try:
+            corners = parse_corners(json.loads(corners_arg))
+        except json.JSONDecodeError:
+            raise ServiceError("corners must be four [x, y] points") from None
+    context: dict[str, Any] = {"photo_id": photo_id, "reading": None, "error": None,
+                               "overlay": None, "cells": None, **board_context()}
+    try:
+        result = get_service().read_photo(path.read_bytes(), corners, overlay=True)
+    except ServiceError as error:
+        context["error"] = str(error)
+        return context
+    reading = result["reading"]
+    context.update(reading=reading, overlay=result["overlay_png"], size=result["size"],
+                   corners=reading.get("corners"),
+                   cells=draw_board(reading["board"], "archipelago", {}))
+    return context
+
+
+@bp.get("/dispute/<photo_id>")
+def dispute_photo(photo_id: str) -> Any:
+    return render_template("dispute.html", **_dispute_context(photo_id,
+                                                              request.args.get("corners")))
+
+
+@bp.get("/dispute/<photo_id>/image")
+def dispute_image(photo_id: str) -> Any:
+    """The uploaded photo as the browser can show it (JPEG, whatever was uploaded)."""
+    import cv2
+
+    from vision.image import load_image
+
+    image = load_image(_photo_path(photo_id).read_bytes())
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if not ok:
+        abort(500)
+    return current_app.response_class(data.tobytes(), mimetype="image/jpeg")
+
+
+@bp.post("/dispute/<photo_id>/judge")
+def dispute_judge(photo_id: str) -> Any:
+    form = request.form
+    context = _dispute_context(photo_id, form.get("corners") or None)
+    ruleset = form.get("ruleset", "archipelago")
+    player = form.get("player", "S").strip()
+    move = {"player": player, "word": form.get("word", "").strip(),
+            "at": form.get("at", "").strip(), "dir": form.get("dir", "across")}
+    board_text = form.get("board") or (context["reading"] or {}).get("board", "")
+    try:
+        verdict = get_service().judge_position({"ruleset": ruleset, "board": board_text,
+                                                "move": move})
+        context["verdict"] = describe_verdict({"players": []}, verdict, move) | {"raw": verdict}
+    except ServiceError as error:
+        context["verdict"] = {"legal": False, "headline": "Cannot judge this play.",
+                              "details": [str(error)], "remove": [], "raw": None}
+    context["form"] = form
+    return render_template("dispute.html", **context)
