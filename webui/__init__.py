@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+if TYPE_CHECKING:  # Flask is imported by create_app, so `tileref judge` never loads it.
+    from flask import Flask
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +23,8 @@ MAX_CONTENT_LENGTH = 12 * 1024 * 1024
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    from flask import Flask
+
     config = dict(test_config or {})
     instance_path = config.pop("INSTANCE_PATH", None)
     app = Flask(__name__, instance_relative_config=True,
@@ -74,11 +76,15 @@ def _instance_secret(instance: Path) -> str:
 
 
 def _wants_json() -> bool:
+    from flask import request
+
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
 def _register_error_handlers(app: Flask) -> None:
     """Every error is one sentence: JSON under /api/, a small page elsewhere; no stack traces."""
+    from flask import jsonify, render_template, request
+    from werkzeug.exceptions import HTTPException
 
     messages = {
         400: "The request is malformed.",

@@ -44,6 +44,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`tileref judge game.json | head`): stop quietly, as Unix tools do.
+        # Point stdout at /dev/null so the interpreter's final flush does not complain again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except Exception as error:  # a bug, not bad input: still one line unless asked for more
         if os.environ.get("TILEREF_DEBUG"):
             raise

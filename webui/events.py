@@ -17,7 +17,6 @@ from typing import Any
 from referee.boardtext import Tile, format_board_text, parse_board_text
 from referee.cells import Cell
 from referee.game import new_game
-from referee.moves import move_from_json
 from webui.db import Event
 
 log = logging.getLogger(__name__)
@@ -74,7 +73,7 @@ class GameSession:
         return result
 
     def _apply_move(self, event: Event) -> dict[str, Any]:
-        move = move_from_json(event.payload["move"])
+        move = type(self.game).move_from_json(event.payload["move"])
         verdict = self.game.judge(move).to_json()
         stored = event.payload.get("verdict")
         if stored is not None and stored.get("legal") != verdict.get("legal"):

@@ -23,7 +23,7 @@ from typing import Any
 from referee.boardtext import BoardTextError, Tile, format_board_text, parse_board_text
 from referee.cells import SEAT_ORDER, Cell, Seat
 from referee.errors import IllegalPlayError
-from referee.moves import Snapshot, move_from_json
+from referee.moves import Snapshot
 from webui import db, events, live
 from webui.events import GameSession, ReplayError
 
@@ -260,12 +260,13 @@ class GameService:
     def play(self, game_id: str, body: object, source: str = "api",
              reading: str | None = None) -> dict[str, Any]:
         """POST /api/games/<id>/moves: one move → its verdict (illegal moves are verdicts too)."""
-        try:
-            move = move_from_json(body)
-        except IllegalPlayError as error:
-            raise ServiceError(error.message) from None
         with self._lock_for(game_id):
             session = self.session(game_id)
+            try:
+                # Each ruleset parses its own move kinds (a transform, a sale).
+                move = type(session.game).move_from_json(body)
+            except IllegalPlayError as error:
+                raise ServiceError(error.message) from None
             try:
                 session.game.player(move.player)
             except ValueError as error:
@@ -619,7 +620,7 @@ class GameService:
             game = new_game(ruleset, players, options=options,
                             position={"board": board, "to_move": mover},
                             base_dir=self.wordlist_dir)
-            parsed = move_from_json(move)
+            parsed = type(game).move_from_json(move)
         except ValueError as error:
             raise ServiceError(_one_line(error)) from None
         return game.judge(parsed).to_json()
