@@ -11,7 +11,7 @@ server and the tests without OpenCV or Flask, and a test checks that importing i
 
 from __future__ import annotations
 
-from referee.archipelago import ArchipelagoGame  # noqa: E402,I001  (registers "archipelago")
+from referee.archipelago import ArchipelagoGame
 from referee.board import Board, Problem, run_through
 from referee.boardtext import (
     BoardTextError,
@@ -21,7 +21,9 @@ from referee.boardtext import (
     rotate_tiles,
 )
 from referee.cells import CENTRE, SIZE, Cell, Direction, Seat, cell_name, parse_cell
+from referee.colonization import Agree, ColonizationGame, EnglishTurn, NameLanguage, Transform
 from referee.errors import EXTENSION_REASONS, PRECEDENCE, REASONS, IllegalPlayError, SetupError
+from referee.firstdraft import ChooseCoaster, DiscardRow, FirstDraftGame, Place, Refill, Sell
 from referee.game import (
     RULESETS,
     CapturedWord,
@@ -35,8 +37,14 @@ from referee.game import (
     register_ruleset,
 )
 from referee.gamefile import GameFileError, judge_spec, load_game_file
+from referee.gcg import GcgError, read_gcg, write_gcg
+from referee.layouts import Layout, Premium, load_layout
 from referee.moves import Exchange, Move, Pass, Play, Snapshot, move_from_json
+from referee.randomness import DrawLog
+from referee.scoring import score_play, score_word
+from referee.scrabble import ScrabbleGame
 from referee.tiles import TileSet, load_tile_set
+from referee.wordlist import WordList, WordListError, load_word_list
 
 __all__ = [
     "CENTRE",
@@ -45,71 +53,64 @@ __all__ = [
     "REASONS",
     "RULESETS",
     "SIZE",
+    "Agree",
     "ArchipelagoGame",
     "Board",
     "BoardTextError",
     "CapturedWord",
     "Cell",
+    "ChooseCoaster",
+    "ColonizationGame",
     "Direction",
+    "DiscardRow",
+    "DrawLog",
+    "EnglishTurn",
     "Exchange",
+    "FirstDraftGame",
     "FormedWord",
-    "GameFileError",
     "Game",
+    "GameFileError",
+    "GcgError",
     "IllegalPlayError",
+    "Layout",
     "Move",
+    "NameLanguage",
     "Pass",
+    "Place",
     "Play",
     "Player",
+    "Premium",
     "Problem",
+    "Refill",
+    "ScrabbleGame",
     "Seat",
+    "Sell",
     "SetupError",
     "Snapshot",
     "Tile",
     "TileSet",
+    "Transform",
     "Verdict",
+    "WordList",
+    "WordListError",
     "cell_name",
     "find_ruleset",
     "format_board_text",
     "judge_spec",
     "known_rulesets",
     "load_game_file",
+    "load_layout",
     "load_tile_set",
+    "load_word_list",
     "move_from_json",
     "new_game",
     "parse_board_text",
     "parse_cell",
+    "read_gcg",
     "register_ruleset",
     "rotate_tiles",
     "run_through",
+    "score_play",
+    "score_word",
+    "write_gcg",
 ]
-
-# The scrabble helper's modules (word lists, layouts, scoring, the scrabble ruleset) join the
-# public API as they land; until then the names above are the whole referee.
-try:
-    from referee.wordlist import WordList, WordListError, load_word_list  # noqa: F401
-
-    __all__ += ["WordList", "WordListError", "load_word_list"]
-except ModuleNotFoundError as _missing:  # pragma: no cover - transitional
-    if _missing.name != "referee.wordlist":
-        raise
-try:
-    from referee.layouts import Layout, Premium, load_layout  # noqa: F401
-
-    __all__ += ["Layout", "Premium", "load_layout"]
-except ModuleNotFoundError as _missing:  # pragma: no cover - transitional
-    if _missing.name != "referee.layouts":
-        raise
-try:
-    from referee.scoring import score_play, score_word  # noqa: F401
-
-    __all__ += ["score_play", "score_word"]
-except ModuleNotFoundError as _missing:  # pragma: no cover - transitional
-    if _missing.name != "referee.scoring":
-        raise
-try:
-    from referee.scrabble import ScrabbleGame  # noqa: F401
-
-    __all__ += ["ScrabbleGame"]
-except ModuleNotFoundError as _missing:  # pragma: no cover - transitional
-    if _missing.name != "referee.scrabble":
-        raise

@@ -63,10 +63,45 @@ def test_the_real_command_in_a_fresh_process(tmp_path):
     assert good.returncode == 0 and json.loads(good.stdout)["moves"][0]["score"] == 4
 
 
-def test_other_rulesets_move_kinds_are_described_plainly():
+def test_an_unknown_move_kind_is_shown_by_its_fields():
     from webui.commands.judge import describe_move
 
-    line = describe_move(3, {"player": "Ann", "sell": 1},
+    line = describe_move(3, {"player": "Ann", "juggle": 1},
                          {"legal": True, "player": "Ann", "words": [], "score": 0,
-                          "coins": 2, "rows": ["", "CAT"], "draws": []})
-    assert line == '3. Ann sell 1: legal (coins: 2; rows: ["", "CAT"])'
+                          "coins": 2, "rows": None, "draws": []})
+    assert line == "3. Ann juggle 1: legal (coins: 2)"
+
+
+@pytest.mark.parametrize("sample, expected", [
+    ("colonization-english-arrives.json", [
+        "1. Ann names their language FLORBIX",
+        "5. Bo does not agree: BRAK is taken back",
+        "8. Bo agrees: the word stands",
+        "9. Bo plays STONE at L8 down: legal, +24 (also forms BRAKS; STONE goes to English "
+        "(an English word); English joins the game)",
+        "12. English draws R (a tie, broken in 2 draw(s)) and claims BRAKS (Bo's, 12 points)",
+        "13. Bo fails to transform ORBU (Ann's, 12 points), tile value 1 against 1",
+        "15. English draws I: no word to claim",
+        "16. Bo transforms ORBU (Ann's, 12 points), tile value 10 against 1: the word is "
+        "theirs now",
+        "  English: 50 (STONE, BRAKS, ORBU, UMPY)",
+    ]),
+    ("colonization-english-wins.json", [
+        "7. End of game: tiles left on the racks: Ann EE (-2), Bo T (-1), Cy — (+0), Di WV (-8)",
+    ]),
+    ("firstdraft-seed-turns.json", [
+        "1. Ann takes coaster 1 (SFT; free)",
+        "2. Ann places: row 1 SFT, row 2 —, pool —; a new coaster 3 gets LMN",
+        "6. Ann takes coaster 1 (OI; free, taking the 1 coin on it)",
+        "12. Ann sells SOFT from row 1 for 2 coins",
+        "13. Ann takes coaster 3 (PR; paying 2 coins)",
+        "17. Bo turns row 2 face down (EC)",
+        "  Bo: 3 — rows JIG / —, pool HK, 5 coins, 2 face down; sold BAD",
+    ]),
+])
+def test_every_ruleset_reads_in_plain_sentences(capsys, sample, expected):
+    assert main(["judge", str(SAMPLES / sample)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for line in expected:
+        assert line in lines
+    assert not any("{" in line for line in lines)  # no raw JSON left for a person to decode

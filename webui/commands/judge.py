@@ -62,7 +62,7 @@ def describe_move(number: int, move: Any, verdict: dict[str, Any]) -> str:
         return f"{number}. {player} passes"
     if isinstance(move, dict) and "exchange" in move:
         return f"{number}. {player} exchanges {move['exchange']} tiles"
-    if "word" not in play:  # another ruleset's move kind: show its fields plainly
+    if "word" not in play:  # not a board play: a ruleset's own move kind
         return _describe_other(number, player, move, verdict)
     source = " (read from the board)" if isinstance(move, dict) and "board" in move else ""
     words = verdict.get("words", [])
@@ -83,21 +83,95 @@ def describe_move(number: int, move: Any, verdict: dict[str, Any]) -> str:
         notes.append("lift off " + _join(verdict["remove"]))
     if verdict.get("eliminated"):
         notes.append("eliminates " + _join(verdict["eliminated"]))
+    why_english = {"english-word": "an English word", "over-50": "it takes them over 50"}
+    for word in verdict.get("english", []):
+        why = why_english.get(word["why"], word["why"])
+        notes.append(f"{word['word']} goes to English ({why})")
+    if verdict.get("english_joins"):
+        notes.append("English joins the game")
     if notes:
         text += f" ({'; '.join(notes)})"
     return text
 
 
 BOARD_FIELDS = {"legal", "player", "words", "captured_tiles", "captured_words", "remove",
-                "score", "eliminated"}
+                "score", "eliminated", "draws", "seed"}
 
 
 def _plain(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+def _letters(text: str) -> str:
+    return text or "—"
+
+
+def _owned(word: dict[str, Any]) -> str:
+    return f"{word['word']} ({word['owner']}'s, {word['points']} points)"
+
+
+def _coins(count: int) -> str:
+    return f"{count} coin{'' if count == 1 else 's'}"
+
+
+def _describe_effects(player: str, verdict: dict[str, Any]) -> str | None:
+    """The sentence for a colonization, First Draft or end-of-game move; None if unknown."""
+    if verdict.get("language") is not None:
+        return f"{player} names their language {verdict['language']}"
+    if verdict.get("agree") is not None:
+        if verdict["agree"]:
+            return f"{player} agrees: the word stands"
+        return f"{player} does not agree: {_join(verdict.get('taken_back', []))} is taken back"
+    if verdict.get("drawn") is not None:
+        text = f"{player} draws {verdict['drawn']}"
+        if verdict.get("tiebreaks"):
+            text += f" (a tie, broken in {len(verdict['tiebreaks'])} draw(s))"
+        claimed = verdict.get("claimed")
+        return text + (f" and claims {_owned(claimed)}" if claimed else ": no word to claim")
+    if verdict.get("transformed") is not None:
+        word, values = verdict["transform"], verdict.get("values", {})
+        duel = f"tile value {values.get('actor')} against {values.get('owner')}"
+        if verdict["transformed"]:
+            joins = "; English joins the game" if verdict.get("english_joins") else ""
+            return f"{player} transforms {_owned(word)}, {duel}: the word is theirs now{joins}"
+        return f"{player} fails to transform {_owned(word)}, {duel}"
+    if verdict.get("adjustments") is not None:
+        left = _join(f"{name} {_letters(rack)} ({verdict['adjustments'].get(name, 0):+d})"
+                     for name, rack in verdict.get("racks", {}).items())
+        return f"End of game: tiles left on the racks: {left}"
+    if verdict.get("coaster") is not None:
+        coaster = verdict["coaster"]
+        paid = f"paying {_coins(coaster['cost'])}" if coaster["cost"] else "free"
+        taken = f", taking the {_coins(coaster['coins_taken'])} on it" \
+            if coaster["coins_taken"] else ""
+        return (f"{player} takes coaster {coaster['position']} ({coaster['letters']}; "
+                f"{paid}{taken})")
+    if verdict.get("rows") is not None:
+        text = (f"{player} places: row 1 {_letters(verdict['rows'][0])}, row 2 "
+                f"{_letters(verdict['rows'][1])}, pool {_letters(verdict.get('pool', ''))}")
+        if verdict.get("face_down"):
+            text += f", face down {verdict['face_down']}"
+        refill = verdict.get("refill")
+        if refill and refill.get("letters"):
+            text += f"; a new coaster {refill['coaster']} gets {refill['letters']}"
+        if verdict.get("game_over"):
+            text += "; the bag is empty and the game ends"
+        return text
+    if verdict.get("sold") is not None:
+        sold = verdict["sold"]
+        return f"{player} sells {sold['word']} from row {sold['row']} for {_coins(sold['coins'])}"
+    if verdict.get("discarded") is not None:
+        discarded = verdict["discarded"]
+        return (f"{player} turns row {discarded['row']} face down "
+                f"({_letters(discarded['letters'])})")
+    return None
+
+
 def _describe_other(number: int, player: str, move: Any, verdict: dict[str, Any]) -> str:
-    """A move kind this command does not know (First Draft's sell, ...): its fields, plainly."""
+    """A move that is not a board play: its sentence, or its fields plainly if unknown."""
+    sentence = _describe_effects(player, verdict)
+    if sentence is not None:
+        return f"{number}. {sentence}"
     asked = ", ".join(f"{key} {_plain(value)}" for key, value in (move or {}).items()
                       if key != "player") if isinstance(move, dict) else _plain(move)
     effects = [f"{key}: {_plain(value)}" for key, value in verdict.items()
@@ -110,11 +184,21 @@ def _describe_other(number: int, player: str, move: Any, verdict: dict[str, Any]
 
 def describe_final(final: dict[str, Any]) -> str:
     """The final board and each player's standing, in words."""
-    lines = ["", "Final board:"]
-    lines += ["  " + row for row in str(final.get("board", "")).rstrip("\n").split("\n")]
-    lines.append("")
+    lines = [""]
+    if final.get("board"):
+        lines.append("Final board:")
+        lines += ["  " + row for row in str(final["board"]).rstrip("\n").split("\n")]
+        lines.append("")
     eliminated = set(final.get("eliminated") or [])
-    if "strength" in final:
+    if "players" in final:  # First Draft: each player's rows, pool, coins and sales
+        lines.append("Players (score = coins less one per face-down letter):")
+        for name, table in final["players"].items():
+            rows = " / ".join(_letters(row) for row in table["rows"])
+            sold = _join(table["sold"]) or "nothing"
+            lines.append(f"  {name}: {final.get('scores', {}).get(name, 0)} — rows {rows}, "
+                         f"pool {_letters(table['pool'])}, {_coins(table['coins'])}, "
+                         f"{table['face_down']} face down; sold {sold}")
+    elif "strength" in final:
         lines.append("Standings (strength = sum of active words' values):")
         active = final.get("active", {})
         for pid, strength in sorted(final["strength"].items(), key=lambda kv: -kv[1]):
@@ -123,8 +207,12 @@ def describe_final(final: dict[str, Any]) -> str:
             lines.append(f"  {pid}: {strength} ({words}){out}")
     elif "scores" in final:
         lines.append("Scores:")
+        owned: dict[str, list[str]] = {}
+        for word in final.get("words", []):  # colonization: who owns which word
+            owned.setdefault(word["owner"], []).append(word["word"])
         for name, score in sorted(final["scores"].items(), key=lambda kv: -kv[1]):
-            lines.append(f"  {name}: {score}")
+            words = f" ({_join(owned[name])})" if name in owned else ""
+            lines.append(f"  {name}: {score}{words}")
     else:
         for key, value in final.items():
             if key not in ("board", "eliminated", "to_move", "winner"):
