@@ -47,7 +47,7 @@ REASONS: tuple[str, ...] = (
     "not-unseen",
     "draws-mismatch",
 )
-"""Colonization's own reason codes (docs/rulesets.md); the Scrabble codes apply as well."""
+"""Colonization's own reason codes (docs/formats.md); the Scrabble codes apply as well."""
 
 
 def _bad(message: str) -> IllegalPlayError:

@@ -68,7 +68,7 @@ REASONS: tuple[str, ...] = (
     "needless-discard",
     "refill-mismatch",
 )
-"""First Draft's reason codes, in the order the checks run (docs/rulesets.md explains each)."""
+"""First Draft's reason codes, in the order the checks run (docs/formats.md explains each)."""
 
 
 def _bad(message: str) -> IllegalPlayError:
@@ -283,7 +283,7 @@ class DraftVerdict(Verdict):
     """A First Draft verdict: what the move did (sold, discarded, coaster, rows) and its draws.
 
     The board rulesets' fields (words, captures) mean nothing here, so a legal verdict is
-    ``{"legal": true, "player": ...}`` plus the move's effects (docs/rulesets.md).
+    ``{"legal": true, "player": ...}`` plus the move's effects (docs/formats.md).
     """
 
     def __init__(self, player: str, effects: dict[str, Any]) -> None:
