@@ -23,9 +23,7 @@ from referee.game import CapturedWord, FormedWord, Game, Player, Verdict, regist
 from referee.layouts import load_layout
 from referee.moves import Move, Play, Snapshot
 from referee.scoring import score_play
-
-PRESETS = {"classic": ("classic", 50), "seed": ("seed", 35)}
-"""``options.preset`` → (premium layout, bingo) for the logged Scrabble score."""
+from referee.scrabble import DEFAULT_PRESET, preset_named
 
 
 @dataclass(frozen=True)
@@ -47,9 +45,7 @@ class ArchipelagoGame(Game):
     # -- set-up -----------------------------------------------------------------------------
 
     def setup(self, position: Mapping[str, Any]) -> None:
-        preset = self.options.get("preset", "classic")
-        if not isinstance(preset, str) or preset not in PRESETS:
-            raise SetupError(f"options.preset must be one of {', '.join(PRESETS)}, not {preset!r}")
+        preset_named(self.options.get("preset", DEFAULT_PRESET))  # the logged score's layout
         seats = {self._seat(player) for player in self.players}
         for problem in self.board.status(seats=seats, centred=False):
             if problem.code in ("no-rotation", "unseated-rotation"):
@@ -241,9 +237,9 @@ class ArchipelagoGame(Game):
     def _logged_score(self, words: list[FormedWord], after: Mapping[Cell, Tile],
                       placed: set[Cell]) -> int:
         """The play's Scrabble score (RULES.md §2), logged beside the archipelago figures."""
-        layout_name, bingo = PRESETS[self.options.get("preset", "classic")]
+        preset = preset_named(self.options.get("preset", DEFAULT_PRESET))
         return score_play([word.cells for word in words], after, placed,
-                          load_layout(layout_name), self.tile_set, bingo)
+                          load_layout(preset.layout), self.tile_set, preset.bingo)
 
     # -- applying it ------------------------------------------------------------------------
 
@@ -287,4 +283,4 @@ class ArchipelagoGame(Game):
                 "strength": {pid: self.strength(pid) for pid in self.active}}
 
 
-__all__ = ["ActiveWord", "ArchipelagoGame", "PRESETS"]
+__all__ = ["ActiveWord", "ArchipelagoGame"]
