@@ -169,11 +169,7 @@ class ArchipelagoGame(Game):
             run = run_through(own_after, cell, direction.other, seat)
             if len(run) >= 2:
                 word = spell(after, run)
-                if word not in self.word_list:
-                    raise IllegalPlayError(
-                        "invalid-cross-word", f"{play.word} also makes {word.upper()} through "
-                                              f"{cell}, which is not in the word list "
-                                              f"{self.word_list.name}")
+                self.check_cross_word(play.word, word, cell)
                 words.append(FormedWord(word, tuple(run), self._value(after, run)))
         return self._effects(player, play, placed, after, words)
 

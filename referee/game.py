@@ -225,6 +225,13 @@ class Game:
             return moves.move_from_json(data)
         return parser(data)
 
+    def check_cross_word(self, main_word: str, word: str, cell: Cell) -> None:
+        """Refuse a play whose tile on ``cell`` also makes ``word``, unless the list has it."""
+        if word not in self.word_list:
+            raise IllegalPlayError("invalid-cross-word",
+                                   f"{main_word.upper()} also makes {word.upper()} through {cell},"
+                                   f" which is not in the word list {self.word_list.name}")
+
     def word_tile(self, player: Player, tile: Tile) -> bool:
         """Whether ``tile`` joins ``player``'s words: their own where seated, else every tile."""
         return self.faces(player, tile) if self.seated else True

@@ -249,12 +249,7 @@ class ScrabbleGame(Game):
         for cell in placed:
             run = run_through(occupied, cell, direction.other)
             if len(run) >= 2 and run != main:
-                word = spell(after, run)
-                if word not in self.word_list:
-                    raise IllegalPlayError(
-                        "invalid-cross-word", f"{main_word.upper()} also makes {word.upper()} "
-                                              f"through {cell}, which is not in the word list "
-                                              f"{self.word_list.name}")
+                self.check_cross_word(main_word, spell(after, run), cell)
                 runs.append(run)
         placed_set = set(placed)
         words = [FormedWord(spell(after, run), tuple(run),
