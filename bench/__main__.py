@@ -3,6 +3,9 @@
 A benchmark is a module ``bench/bench_*.py`` with a ``main() -> int``. Figures are medians over
 repeated runs, with ratios against a baseline measured in the same process, because these
 machines are noisy: absolute milliseconds from two runs are not comparable, ratios are.
+
+``python -m bench`` runs them all (``make bench``); ``python -m bench referee reading`` runs
+``bench_referee`` and ``bench_reading`` only.
 """
 
 from __future__ import annotations
@@ -15,10 +18,18 @@ import time
 import bench
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     names = sorted(
         info.name for info in pkgutil.iter_modules(bench.__path__) if info.name.startswith("bench_")
     )
+    wanted = sys.argv[1:] if argv is None else argv
+    unknown = [name for name in wanted if f"bench_{name}" not in names]
+    if unknown:
+        print(f"no benchmark named {unknown[0]!r} (there are: "
+              f"{', '.join(name.removeprefix('bench_') for name in names)})", file=sys.stderr)
+        return 2
+    if wanted:
+        names = [name for name in names if name.removeprefix("bench_") in wanted]
     failures = 0
     for name in names:
         print(f"\n=== {name} ===", flush=True)
