@@ -13,14 +13,17 @@ PORT   ?= 5000
 .PHONY: run test bench eval system-deps clean
 
 ## Debian packages the project uses: tesseract (second-opinion OCR), chromium (browser tests),
-## fonts (the renderer of sample boards). Installed only when something is missing.
+## fonts (the renderer of sample boards and training tiles), openssl (the certificate of
+## `tileref serve --https`). Installed only when something is missing.
 system-deps:
 	@missing=""; \
 	command -v tesseract >/dev/null || missing="$$missing tesseract-ocr"; \
 	command -v chromium  >/dev/null || missing="$$missing chromium"; \
+	command -v openssl   >/dev/null || missing="$$missing openssl"; \
 	[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || missing="$$missing fonts-dejavu-core"; \
 	[ -d /usr/share/fonts/truetype/liberation2 ] || missing="$$missing fonts-liberation2"; \
 	[ -d /usr/share/fonts/truetype/freefont ] || missing="$$missing fonts-freefont-ttf"; \
+	[ -e /usr/share/fonts/truetype/noto/NotoSans-Bold.ttf ] || missing="$$missing fonts-noto-core"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
