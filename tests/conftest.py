@@ -8,7 +8,9 @@ when a test asks for one through ``launch_browser``.
 
 from __future__ import annotations
 
+import struct
 import threading
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -54,6 +56,25 @@ def make_game(client: Any) -> Callable[..., tuple[str, dict[str, str]]]:
         return response.json["id"], {"Authorization": f"Bearer {response.json['token']}"}
 
     return make
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A tiny PNG whose header claims ``width`` x ``height``: caps are checked before decoding."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    rows = zlib.compress(b"\x00" * 16)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows)
+            + chunk(b"IEND", b""))
+
+
+@pytest.fixture
+def huge_png() -> bytes:
+    """20,000 x 20,000 pixels claimed: must be refused before it is decoded."""
+    return png_claiming(20_000, 20_000)
 
 
 class LiveServer:

@@ -49,6 +49,14 @@ def test_second_screen_follows_moves_through_sse(live_server, browser):
     page.wait_for_selector("text=Bo (North) to play")
     assert page.locator("g.cell[data-cell='H15'][data-tile='A^']").count() == 1
     page.screenshot(path="/tmp/tileref-board.png")
+    # Without the token this screen watches: its buttons say so and change nothing.
+    page.click("button[data-action=pass]")
+    page.wait_for_selector("#message:has-text('This screen can only watch')")
+    page.goto(f"{live_server.url}/games/{game_id}/live")
+    page.wait_for_selector("#live-waiting:has-text('This screen has no say in the game')")
+    assert page.inner_text("#sent") == "0"
+    state = json.loads(urllib.request.urlopen(f"{live_server.url}/api/games/{game_id}").read())
+    assert len(state["moves"]) == 1 and state["to_move"] == "N"
 
 
 def test_set_up_and_play_from_the_tablet(live_server, browser):
@@ -76,15 +84,27 @@ def test_set_up_and_play_from_the_tablet(live_server, browser):
 
 
 def test_live_camera_play_is_judged_and_shown(live_server, launch_browser, tmp_path):
-    """Fake webcam (a .y4m of a rendered board with CAT) → browser → server → referee → page."""
+    """Fake webcam → browser → server → referee → page.
+
+    The .y4m is a steady camera over a game: the empty board, then a hand reaching in (the
+    page must say so and nothing is judged), then the board with CAT on it.
+    """
     from vision.render import RenderOptions, render_board_photo
     from vision.video import write_y4m
 
     tiles = {Cell.parse("G15"): Tile("C", False, 0), Cell.parse("H15"): Tile("A", False, 0),
              Cell.parse("I15"): Tile("T", False, 0)}
-    photo = render_board_photo(tiles, seed=11, width=640, height=480,
-                               options=RenderOptions(tilt=15.0, noise=0.5, board_style="modern"))
-    video = write_y4m(tmp_path / "board.y4m", [photo.image] * 4, fps=5)
+    look = {"tilt": 15.0, "noise": 0.5, "board_style": "modern"}
+    empty = render_board_photo({}, seed=12, width=800, height=600,
+                               options=RenderOptions(**look))
+    hand = render_board_photo({}, seed=12, width=800, height=600,
+                              options=RenderOptions(**look, hand=True))
+    photo = render_board_photo(tiles, seed=12, width=800, height=600,
+                               options=RenderOptions(**look))
+    # 2 s of the empty board, 3 s of a hand, 12 s of CAT (long enough on a busy machine: the
+    # view must settle, be read twice and agree before the referee sees it).
+    video = write_y4m(tmp_path / "board.y4m",
+                      [empty.image] * 4 + [hand.image] * 6 + [photo.image] * 24, fps=2)
     browser = launch_browser(fake_video=video)
     game_id, token = create_game(live_server)
     # The players dragged the corners once (the camera does not move during the game).
@@ -92,11 +112,34 @@ def test_live_camera_play_is_judged_and_shown(live_server, launch_browser, tmp_p
          {"corners": [[float(x), float(y)] for x, y in photo.corners]}, token)
     page = browser.new_page(viewport=TABLET)
     page.goto(f"{live_server.url}/games/{game_id}/live#token={token}")
+    page.wait_for_function(
+        "document.getElementById('live-detail').textContent.includes('a hand is over the board')",
+        timeout=30000)
+    page.wait_for_selector("#panel .waiting:has-text('a hand is over the board')", timeout=5000)
+    page.screenshot(path="/tmp/tileref-live-hand.png")
+    assert json.loads(urllib.request.urlopen(
+        f"{live_server.url}/api/games/{game_id}").read())["moves"] == []
     page.wait_for_selector("text=Ann (South) played CAT for 15.", timeout=30000)
     page.wait_for_selector("text=Bo (North) to play")
-    assert page.evaluate("document.getElementById('video').videoWidth") == 640
+    assert page.evaluate("document.getElementById('video').videoWidth") == 800
     assert int(page.inner_text("#sent")) >= 3
     page.screenshot(path="/tmp/tileref-live.png")
+    # Drag the top-left corner on the latest camera frame and use it: logged as an event.
+    page.click("#corners-card summary")
+    page.wait_for_selector("#live-corners .handle >> nth=3")
+    handle = page.locator("#live-corners .handle").first
+    handle.scroll_into_view_if_needed()
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 - 10, box["y"] + box["height"] / 2 - 8, steps=4)
+    page.mouse.up()
+    page.click("#save-corners")
+    page.wait_for_selector("text=Saved: the camera now reads inside these corners.")
+    state = json.loads(urllib.request.urlopen(f"{live_server.url}/api/games/{game_id}").read())
+    top_left = state["corners"][0]
+    assert top_left[0] < photo.corners[0][0] - 3 and top_left[1] < photo.corners[0][1] - 3
+    assert state["corners"][2] == [round(v) for v in photo.corners[2]]
 
 
 @pytest.mark.photos
@@ -122,3 +165,52 @@ def test_dispute_page_reads_a_photo(live_server, browser):
     page.click("#reread")
     page.wait_for_url("**/dispute/*?corners=*")
     assert page.locator(".corner-editor .handle").count() == 4
+
+
+def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browser):
+    """A capture lists the tiles to lift until a player confirms; a camera reading the referee
+    refused is drawn dashed over the board, and tapping the blank names it."""
+    from referee.boardtext import format_board_text
+
+    position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
+    tiles = {Cell.parse(cell): Tile.parse(token) for cell, token in position.items()}
+    created = post(f"{live_server.url}/api/games", {
+        "ruleset": "archipelago",
+        "players": [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}],
+        "position": {"board": format_board_text(tiles), "to_move": "S"}})
+    page = browser.new_page(viewport=TABLET)
+    page.goto(f"{live_server.url}/games/{created['id']}#token={created['token']}")
+    page.fill("#play-form input[name=word]", "TO")
+    page.fill("#play-form input[name=at]", "H7")
+    page.select_option("#play-form select[name=dir]", "down")
+    page.click("#play-form button[type=submit]")
+    page.wait_for_selector(".lift-box .chip:text-is('J8')")
+    assert page.locator("g.cell.mark-remove[data-cell='J8'] rect.lift").count() == 1
+    page.screenshot(path="/tmp/tileref-lift.png")
+    page.click("button[data-action=removed]")
+    page.wait_for_selector(".lift-box", state="detached")
+    page.wait_for_selector("text=Waiting for a play")
+    assert page.locator("g.cell.mark-remove").count() == 0
+
+    # A new game: the camera sees C, a blank, T on South's home row.
+    game_id, token = create_game(live_server)
+    service = live_server.app.extensions["tileref"]
+    seen = {Cell.parse("G15"): Tile("C", False, 0), Cell.parse("H15"): Tile("?", True, 0),
+            Cell.parse("I15"): Tile("T", False, 0)}
+    reading = {"board": format_board_text(seen, spaced=True), "cells": [], "corners": [],
+               "warnings": []}
+    table = service.live_table(game_id)
+    for _ in range(2):
+        service.judge_reading(game_id, table, reading)
+    page.goto(f"{live_server.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("text=Tap H15 to name the blank there")
+    assert page.locator("g.cell.mark-seen").count() == 3
+    page.screenshot(path="/tmp/tileref-misread.png")
+    page.click("g.cell[data-cell='H15']")
+    assert page.input_value("#fix-form input[name=letter]") == ""
+    page.fill("#fix-form input[name=letter]", "a")
+    page.click("#fix-form button[value=set]")
+    page.wait_for_selector("text=Ann (South) played CAT for")
+    page.wait_for_selector("text=Bo (North) to play")
+    assert page.locator("g.cell[data-cell='H15'][data-tile='a^'] text.letter.blank").count() == 1
+    assert page.locator("g.cell.mark-seen").count() == 0

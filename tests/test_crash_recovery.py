@@ -7,12 +7,15 @@ and the state must be exactly what was acknowledged.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -102,3 +105,51 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(tmp_path):
         except subprocess.TimeoutExpired:
             restarted.kill()
             restarted.wait()
+
+
+def test_sigkill_during_a_burst_of_writes_keeps_every_acknowledged_verdict(tmp_path):
+    """The kill lands while a move is in flight: acknowledged ones all survive, in order."""
+    instance = tmp_path / "instance"
+    port = free_port()
+    server = start_server(instance, port)
+    acknowledged: list[dict] = []
+    try:
+        status, created = call(port, "POST", "/api/games", {
+            "ruleset": "archipelago",
+            "players": [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}]})
+        game, token = f"/api/games/{created['id']}", created["token"]
+        opening = [{"player": "S", "word": "CAT", "at": "G15", "dir": "across"},
+                   {"player": "N", "word": "DOG", "at": "I1", "dir": "across"}]
+
+        def burst() -> None:
+            while True:
+                move = opening[len(acknowledged)] if len(acknowledged) < len(opening) else \
+                    {"player": "S", "word": "QXZ", "at": "K15", "dir": "across"}
+                try:
+                    status, verdict = call(port, "POST", f"{game}/moves", move, token)
+                except (OSError, http.client.HTTPException, ValueError):  # the server is gone
+                    return
+                assert status == 200
+                acknowledged.append(verdict)
+
+        writer = threading.Thread(target=burst, daemon=True)
+        writer.start()
+        deadline = time.monotonic() + 30
+        while len(acknowledged) < 20 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(timeout=30)
+    writer.join(timeout=30)
+    assert not writer.is_alive() and len(acknowledged) >= 20
+
+    restarted = start_server(instance, port)
+    try:
+        status, after = call(port, "GET", game)
+    finally:
+        restarted.kill()
+        restarted.wait()
+    assert status == 200
+    assert after["moves"][:len(acknowledged)] == acknowledged
+    assert len(after["moves"]) - len(acknowledged) in (0, 1)  # one committed, never answered
+    assert [v["legal"] for v in after["moves"][:2]] == [True, True]

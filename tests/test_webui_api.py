@@ -80,10 +80,13 @@ def test_illegal_move_is_a_verdict_and_changes_nothing(client, make_game):
 def test_writes_need_the_games_token(client, make_game, headers, status):
     game_id, _ = make_game()
     for path, body in (("moves", CAT), ("undo", {}), ("removed", {}),
-                       ("corrections", {"cell": "H8", "tile": "A^"})):
+                       ("corrections", {"cell": "H8", "tile": "A^"}),
+                       ("corners", {"corners": [[0, 0], [9, 0], [9, 9], [0, 9]]}),
+                       ("frames", {"image": "not even a photo"})):
         assert_error(client.post(f"/api/games/{game_id}/{path}", json=body, headers=headers),
                      status)
-    assert client.get(f"/api/games/{game_id}").get_json()["moves"] == []
+    state = client.get(f"/api/games/{game_id}").get_json()
+    assert state["moves"] == [] and state["corrections"] == [] and state["corners"] is None
 
 
 def test_unknown_game_is_404_before_token(client):
@@ -128,7 +131,7 @@ def test_method_not_allowed_and_unknown_route_are_json(client, make_game):
 
 def test_oversized_upload_is_413(client, make_game):
     game_id, auth = make_game()
-    big = b"\xff\xd8\xff" + b"0" * (13 * 1024 * 1024)
+    big = b"\xff\xd8\xff" + b"0" * (27 * 1024 * 1024)
     response = client.post(f"/api/games/{game_id}/frames", data=big, headers=auth,
                            content_type="image/jpeg")
     assert_error(response, 413)
@@ -321,3 +324,57 @@ def test_corners_are_validated_logged_and_cleared(client, make_game):
     cleared = client.post(f"/api/games/{game_id}/corners", headers=auth,
                           json={"corners": None}).get_json()
     assert cleared["corners"] is None
+
+
+@pytest.mark.parametrize("spec,moves", [
+    (TWO_PLAYERS, [CAT, DOG, {"player": "S", "word": "QZX", "at": "G14", "dir": "across"},
+                   {"player": "S", "word": "CATS", "at": "G15", "dir": "across"},
+                   {"player": "N", "pass": True}, {"player": "S", "exchange": 2}]),
+    ({"ruleset": "scrabble", "players": [{"name": "Ann"}, {"name": "Bo"}],
+      "options": {"preset": "seed"}},
+     [{"player": "Ann", "word": "CAT", "at": "H8", "dir": "across"},
+      {"player": "Bo", "word": "CATS", "at": "H8", "dir": "across"},
+      {"player": "Ann", "pass": True}]),
+])
+def test_state_is_judges_final_plus_moves(client, make_game, spec, moves):
+    """FORMATS.md: GET /api/games/<id> is `tileref judge`'s `final`, plus `moves`, exactly."""
+    from referee.gamefile import judge_spec
+
+    game_id, auth = make_game(spec)
+    answers = [client.post(f"/api/games/{game_id}/moves", json=move, headers=auth).get_json()
+               for move in moves]
+    judged = judge_spec(dict(spec, moves=moves), None)
+    assert answers == judged["moves"]
+    state = client.get(f"/api/games/{game_id}").get_json()
+    assert state["moves"] == judged["moves"]
+    for key, value in judged["final"].items():
+        assert state[key] == value, key
+
+
+def test_every_action_at_the_table_is_an_event_in_the_log(app, client, make_game):
+    """Plays, passes, exchanges, undo, tiles lifted, corrections, corners: all in the log, in
+    order, each with what it was, read from the database file itself."""
+    game_id, auth = make_game(worked_example())
+    game = f"/api/games/{game_id}"
+    client.post(f"{game}/moves", headers=auth,
+                json={"player": "S", "word": "TO", "at": "H7", "dir": "down"})
+    client.post(f"{game}/removed", headers=auth)
+    client.post(f"{game}/moves", headers=auth, json={"player": "N", "pass": True})
+    client.post(f"{game}/moves", headers=auth, json={"player": "S", "exchange": 3})
+    client.post(f"{game}/undo", headers=auth)
+    client.post(f"{game}/corners", headers=auth,
+                json={"corners": [[1, 2], [90, 2], [90, 95], [1, 95]]})
+    client.post(f"{game}/corrections", headers=auth, json={"cell": "K15", "tile": "e^"})
+    connection = sqlite3.connect(app.config["DATABASE"])
+    rows = connection.execute("SELECT seq, kind, payload FROM events WHERE game_id = ? "
+                              "ORDER BY seq", (game_id,)).fetchall()
+    connection.close()
+    assert [seq for seq, _, _ in rows] == list(range(1, len(rows) + 1))
+    kinds = [kind for _, kind, _ in rows]
+    assert kinds[:7] == ["move", "removed", "move", "move", "undo", "corners", "correction"]
+    payloads = [json.loads(payload) for _, _, payload in rows]
+    assert payloads[0]["verdict"]["remove"] == ["J8"] and payloads[0]["source"] == "api"
+    assert payloads[1] == {"cells": ["J8"], "source": "player"}
+    assert payloads[3]["move"] == {"player": "S", "exchange": 3}
+    assert payloads[6]["cell"] == "K15" and payloads[6]["tile"] == "e^"
+    assert kinds[7:] == ["move"]            # the corrected board, judged as South's play

@@ -7,6 +7,8 @@ truth in ``tileref read --json`` shape, fed to the same ``judge_reading`` the fr
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 import pytest
@@ -190,8 +192,13 @@ def test_frames_route_waits_for_a_steady_view(client, make_game, frames):
 
 
 @pytest.mark.parametrize("data", [b"not an image at all", b"\xff\xd8\xff\xe0" + b"\x00" * 100,
-                                  b"\x89PNG\r\n\x1a\n" + b"\x00" * 30])
-def test_bad_frames_are_refused_and_change_nothing(client, make_game, data):
+                                  b"\x89PNG\r\n\x1a\n" + b"\x00" * 30, "truncated", "huge"])
+def test_bad_frames_are_refused_and_change_nothing(client, make_game, frames, huge_png, data):
+    if data == "truncated":
+        whole = jpeg(frames["board"])
+        data = whole[: len(whole) // 2]
+    elif data == "huge":
+        data = huge_png
     game_id, auth = make_game()
     response = client.post(f"/api/games/{game_id}/frames", data=data, headers=auth,
                            content_type="image/jpeg")
@@ -245,3 +252,63 @@ def test_typed_move_keeps_tiles_to_lift_listed(app, client, make_game):
                 json={"player": "S", "word": "TO", "at": "H7", "dir": "down"})
     client.post(f"/api/games/{game_id}/moves", headers=auth, json={"player": "N", "pass": True})
     assert client.get(f"/api/games/{game_id}").get_json()["pending_remove"] == ["J8"]
+
+
+def test_a_correction_after_typed_moves_starts_from_the_games_board(app, client, make_game):
+    """The camera's misread CAI was superseded by a typed CAT: fixing J15 must not bring it back."""
+    game_id, auth = make_game()
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    misread = play_readings(service, game_id, table, {**CAT_S, "I15": "I^"})[-1]["verdict"]
+    assert misread["legal"] is False
+    for move in ({"player": "S", "word": "CAT", "at": "G15", "dir": "across"},
+                 {"player": "N", "pass": True}):
+        assert client.post(f"/api/games/{game_id}/moves", headers=auth, json=move).json["legal"]
+    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
+                        json={"cell": "J15", "tile": "S^"}).get_json()
+    assert fixed["verdict"]["legal"] is True, fixed["verdict"]
+    assert fixed["verdict"]["words"][0]["word"] == "CATS"
+    assert fixed["state"]["last_reading"].split("\n")[14].split() == (
+        ". . . . . . C^ A^ T^ S^ . . . . .".split())
+
+
+def test_a_blank_is_designated_by_a_correction_and_stays_designated(app, client, make_game):
+    game_id, auth = make_game()
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    seen = {**CAT_S, "H15": "?^"}                      # the camera sees a blank: which letter?
+    verdict = play_readings(service, game_id, table, seen)[-1]["verdict"]
+    assert verdict["legal"] is False and verdict["reason"] == "blank-undesignated"
+    assert "H15" in verdict["message"]
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Tap H15 to name the blank there" in html
+    # The refused reading is drawn dashed over the game's board, so the blank can be tapped.
+    assert re.search(r'<g class="cell mark-seen[^"]*" data-cell="H15" data-tile="\?\^"', html)
+    assert re.search(r'<g class="cell mark-seen[^"]*" data-cell="G15" data-tile="C\^"', html)
+    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
+                        json={"cell": "H15", "tile": "a^"}).get_json()
+    assert fixed["verdict"]["legal"] is True
+    assert fixed["verdict"]["words"][0]["word"] in ("CaT", "CAT")
+    assert "a^" in fixed["state"]["board"].split()
+    assert fixed["state"]["strength"]["S"] == 4         # a blank is worth nothing
+    later = play_readings(service, game_id, table, seen, times=3)  # still looks like a blank
+    assert all(answer["verdict"] is None for answer in later)
+    assert later[-1]["waiting_for"] == "a play"
+    assert service.state(game_id)["corrections"][-1] == {
+        "seq": 2, "cell": "H15", "tile": "a^", "source": "player"}
+
+
+def test_camera_side_chosen_at_set_up_is_used_to_judge(app, client):
+    """The new-game form's camera side: a camera at North's side sees South's CAT upside down
+    on the top row of its picture, and the referee still judges it as South's CAT."""
+    response = client.post("/games", data={
+        "ruleset": "archipelago", "name0": "Ann", "name1": "Bo", "seat0": "", "seat1": "",
+        "wordlist": "enable", "camera_side": "N"})
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{game_id}").get_json()["camera_side"] == "N"
+    service = app.extensions["tileref"]
+    as_the_camera_sees_it = {"I1": "Cv", "H1": "Av", "G1": "Tv"}
+    answers = play_readings(service, game_id, service.live_table(game_id), as_the_camera_sees_it)
+    verdict = answers[-1]["verdict"]
+    assert verdict["legal"] is True and verdict["player"] == "S"
+    assert verdict["words"][0] == {"word": "CAT", "cells": ["G15", "H15", "I15"], "value": 5}

@@ -55,7 +55,20 @@ def test_scrabble_seed_preset_and_uploaded_word_list(client):
     assert state["ruleset"] == "scrabble" and "scores" in state
     assert state["wordlist"] and state["wordlist"] != "ENABLE"
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "GCG" in html
+    gcg = re.search(r'href="([^"]+/gcg)"', html)
+    assert gcg is not None
+    download = client.get(gcg.group(1))
+    assert download.status_code == 200 and "#player1 Ann" in download.get_data(as_text=True)
+
+
+def test_gcg_button_only_where_a_gcg_file_can_be_written(client):
+    """GCG records two players: a three-player scrabble game offers no broken download."""
+    response = client.post("/games", data=form(ruleset="scrabble-classic", name2="Cy"))
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "/gcg" not in html
+    assert client.get(f"/api/games/{game_id}/gcg").status_code == 400
+    assert client.get("/static/favicon.svg").status_code == 200
 
 
 def test_form_without_players_is_a_clear_error(client):

@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import struct
-import zlib
 from pathlib import Path
 
 import cv2
@@ -24,17 +22,6 @@ def assert_error(response, status: int) -> None:
     assert response.status_code == status, response.data[:300]
     body = response.get_json()
     assert set(body) == {"error"} and "\n" not in body["error"]
-
-
-def huge_png(width: int = 20_000, height: int = 20_000) -> bytes:
-    """A tiny file claiming a huge image: refused before decoding."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    rows = zlib.compress(b"\x00" * 16)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows)
-            + chunk(b"IEND", b""))
 
 
 @pytest.mark.photos
@@ -81,8 +68,25 @@ def test_truncated_jpeg_is_400(client):
                              content_type="image/jpeg"), 400)
 
 
-def test_huge_image_dimensions_are_400(client):
-    assert_error(client.post("/api/read", data=huge_png(), content_type="image/png"), 400)
+def test_huge_image_dimensions_are_400(client, huge_png):
+    response = client.post("/api/read", data=huge_png, content_type="image/png")
+    assert_error(response, 400)
+    assert "too big" in response.get_json()["error"]
+
+
+def test_a_50_megapixel_phone_photo_is_within_the_photo_caps(client, app, make_game):
+    """Disputes take a phone's full-resolution photo; live frames are capped far lower."""
+    from conftest import png_claiming
+
+    fifty = png_claiming(8160, 6120)   # a 50 MP sensor's photo (this one's pixels are broken)
+    response = client.post("/api/read", data=fifty, content_type="image/png")
+    assert_error(response, 400)
+    assert "too big" not in response.get_json()["error"]
+    game_id, auth = make_game()
+    frame = client.post(f"/api/games/{game_id}/frames", data=fifty, headers=auth,
+                        content_type="image/png")
+    assert_error(frame, 400)
+    assert "too big" in frame.get_json()["error"]
 
 
 def test_photo_without_a_board_is_422(client):
@@ -127,6 +131,15 @@ def test_dispute_page_shows_overlay_board_and_judges(client):
         "board": "." * 15 + "\n" + ("." * 15 + "\n") * 14, "corners": corners})
     assert judged.status_code == 200
     assert "Not legal" in judged.get_data(as_text=True)
+    # The players fixed the board text by hand; the play is judged on it and drawn on it.
+    legal = client.post(location + "/judge", data={
+        "ruleset": "scrabble", "player": "Player 1", "word": "CAT", "at": "H8", "dir": "across",
+        "board": "." * 15 + "\n" + ("." * 15 + "\n") * 14, "corners": corners})
+    html = legal.get_data(as_text=True)
+    assert "Legal: Player 1 played CAT for" in html
+    for cell, letter in (("H8", "C"), ("I8", "A"), ("J8", "T")):
+        assert re.search(rf'<g class="cell mark-placed[^"]*" data-cell="{cell}" '
+                         rf'data-tile="{letter}"', html), cell
 
 
 def test_dispute_upload_of_a_non_image_is_refused(client, app):
@@ -148,3 +161,23 @@ def test_dispute_photo_without_a_board_offers_the_corner_editor(client):
     assert 'class="error-line"' in html and 'id="reread"' in html
     image = client.get(location + "/image")
     assert image.status_code == 200 and image.data[:3] == b"\xff\xd8\xff"
+
+
+def test_a_reader_failure_is_one_sentence_and_the_dispute_page_still_helps(client, monkeypatch):
+    """A bug in the reader must not show players a stack trace or a dead end."""
+    import webui.service
+
+    def broken(image, corners):
+        raise RuntimeError("operands could not be broadcast together")
+
+    monkeypatch.setattr(webui.service, "read_board", broken)
+    ok, data = cv2.imencode(".jpg", np.full((120, 160, 3), 128, np.uint8))
+    response = client.post("/api/read", data=data.tobytes(), content_type="image/jpeg")
+    assert_error(response, 500)
+    assert "broadcast" not in response.get_json()["error"]
+    upload = client.post("/dispute", data={"photo": (io.BytesIO(data.tobytes()), "a.jpg")},
+                         content_type="multipart/form-data")
+    page = client.get(upload.headers["Location"])
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "The board reader failed on this photo" in html
+    assert 'id="reread"' in html and "broadcast" not in html

@@ -68,3 +68,27 @@ def test_missing_webcam_is_one_line_exit_2(tmp_path):
     assert "cannot open camera 97" in result.stderr
     assert result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
+
+
+def test_make_run_serves_every_interface_and_prints_the_tablet_address(tmp_path):
+    """What ``make run`` runs: ``tileref serve --host 0.0.0.0 --port P``."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert "tileref serve --host $(HOST) --port $(PORT)" in makefile
+    assert "HOST   ?= 0.0.0.0" in makefile
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "webui", "serve", "--host", "0.0.0.0", "--port", str(port),
+         "--instance", str(tmp_path / "instance")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        address = server.stdout.readline()
+        host = address.split("http://", 1)[1].split(":", 1)[0]
+        assert address.startswith("tileref: open http://") and f":{port}/ on a tablet" in address
+        assert host != "0.0.0.0"                      # an address a tablet can open
+        if host != "127.0.0.1":
+            assert "--https" in server.stdout.readline()
+        with urllib.request.urlopen(f"http://{host}:{port}/", timeout=30) as response:
+            assert response.status == 200 and b"New game" in response.read()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

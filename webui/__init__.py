@@ -18,8 +18,9 @@ if TYPE_CHECKING:  # Flask is imported by create_app, so `tileref judge` never l
 
 log = logging.getLogger(__name__)
 
-# Uploads: a phone photo is a few MB; a frame from the live page far less.
-MAX_CONTENT_LENGTH = 12 * 1024 * 1024
+# Uploads: a phone's full-resolution photo is up to ~20 MB (webui.live.LiveConfig caps photos at
+# 25 MB, frames at 8 MB); a request body beyond this is refused before it is read.
+MAX_CONTENT_LENGTH = 26 * 1024 * 1024
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -62,6 +63,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    from webui import variants  # issue 6: the colonization and firstdraft screens
+
+    app.register_blueprint(variants.bp)
     _register_error_handlers(app)
     return app
 
@@ -92,7 +96,8 @@ def _register_error_handlers(app: Flask) -> None:
         403: "Wrong token for this game.",
         404: "There is nothing here.",
         405: "That method is not allowed here.",
-        413: "The upload is too big (the limit is 12 MB).",
+        413: f"The upload is too big (the limit is "
+             f"{app.config['MAX_CONTENT_LENGTH'] // (1024 * 1024)} MB).",
         500: "Something went wrong on the server; nothing was changed.",
     }
 

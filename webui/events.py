@@ -94,6 +94,11 @@ class GameSession:
         if reading:
             self.last_reading = parse_board_text(reading)
             self.last_reading_seq = event.seq
+        elif verdict.get("legal"):
+            # A typed play, pass or exchange moved the game past the camera's last picture: a
+            # correction now starts from the game's board, not from that stale reading.
+            self.last_reading = None
+            self.last_reading_seq = None
         return verdict
 
     def _apply_undo(self, event: Event) -> None:

@@ -37,8 +37,12 @@ class LiveConfig:
     steady: SteadyConfig = field(default_factory=SteadyConfig)
     fusion_window: int = 3     # the last this many steady readings are compared...
     fusion_votes: int = 2      # ...and every cell must read the same in at least this many
-    max_frame_bytes: int = 8_000_000
+    max_frame_bytes: int = 8_000_000       # a live camera frame
     max_frame_pixels: int = 12_000_000
+    # A phone's own full-resolution photo (a dispute): 50 MP sensors write 8160 x 6120 JPEGs of
+    # 10-20 MB; larger is refused in one sentence before it is decoded.
+    max_photo_bytes: int = 25_000_000
+    max_photo_pixels: int = 52_000_000
 
 
 class Fusion:

@@ -92,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
     if args.https:
         print("tileref: the certificate is self-signed: accept it once on each device",
               flush=True)
+    elif shown_host not in ("127.0.0.1", "localhost", "::1"):
+        print("tileref: a phone or tablet shows its camera to the page only over HTTPS: "
+              "start with --https for the live camera", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

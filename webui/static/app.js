@@ -10,7 +10,10 @@
   if (root.dataset.token) localStorage.setItem(key, root.dataset.token);
   if (fromHash) { localStorage.setItem(key, fromHash); history.replaceState(null, "", location.pathname); }
   const token = () => localStorage.getItem(key) || "";
-  window.tileref = { gameId, token };
+  // Without the game's token a screen can watch but not referee.
+  const WATCH_ONLY = "This screen can only watch: to referee from it, open the link from " +
+                     "Share… on the device that started the game.";
+  window.tileref = { gameId, token, WATCH_ONLY };
 
   const message = document.getElementById("message");
   function say(text, bad) {
@@ -26,6 +29,7 @@
       body: JSON.stringify(body || {}),
     });
     const data = await response.json().catch(() => ({ error: "the server did not answer" }));
+    if (response.status === 401 || response.status === 403) { say(WATCH_ONLY, true); return null; }
     if (!response.ok) { say(data.error || "refused", true); return null; }
     return data;
   }
@@ -93,7 +97,10 @@
     if (!dialog) return;
     document.getElementById("fix-cell").textContent = cell;
     const fixForm = document.getElementById("fix-form");
-    fixForm.letter.value = tile ? tile[0] : "";
+    // A blank the camera saw ("?") is named by typing its letter in lower case.
+    const blank = tile.startsWith("?");
+    fixForm.letter.value = tile && !blank ? tile[0] : "";
+    fixForm.letter.placeholder = blank ? "a–z" : "";
     fixForm.arrow.value = tile.length > 1 ? tile[1] : (root.dataset.ruleset === "scrabble" ? "" : "^");
     dialog.dataset.cell = cell;
     dialog.showModal();

@@ -4,18 +4,19 @@
   const video = document.getElementById("video");
   const canvas = document.getElementById("canvas");
   if (!video || !window.tileref) return;
-  const { gameId, token } = window.tileref;
+  const { gameId, token, WATCH_ONLY } = window.tileref;
   const waiting = document.getElementById("live-waiting");
   const detail = document.getElementById("live-detail");
   const sent = document.getElementById("sent");
   const read = document.getElementById("read");
   const toggle = document.getElementById("camera-toggle");
   const INTERVAL_MS = 500;
-  let busy = false, paused = false, frames = 0, reads = 0;
+  let busy = false, paused = false, frames = 0, reads = 0, timer = null;
 
   function show(what, more) { waiting.textContent = what; detail.textContent = more || ""; }
 
   async function start() {
+    if (!token()) { show("This screen has no say in the game", WATCH_ONLY); return; }
     if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
       show("This browser gives no camera here.", "Use HTTPS (tileref serve --https) or localhost.");
       return;
@@ -26,7 +27,7 @@
       video.srcObject = stream;
       await video.play();
       show("Waiting for a steady view");
-      setInterval(tick, INTERVAL_MS);
+      timer = setInterval(tick, INTERVAL_MS);
     } catch (error) {
       show("No camera: " + error.message);
     }
@@ -45,6 +46,11 @@
       });
       frames += 1; sent.textContent = frames;
       const data = await response.json().catch(() => ({}));
+      if (response.status === 401 || response.status === 403) {
+        clearInterval(timer);  // every later frame would be refused too
+        show("This screen has no say in the game", WATCH_ONLY);
+        return;
+      }
       if (!response.ok) { show("Camera frame refused", data.error); return; }
       if (data.reading) { reads += 1; read.textContent = reads; }
       show("Waiting for " + data.waiting_for, data.detail);
