@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from webui import get_service
 from webui.service import ServiceError, parse_corners
 
 bp = Blueprint("pages", __name__)
+log = logging.getLogger(__name__)
 
 SEAT_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
 SUGGESTED_SEATS = {1: "S", 2: "SN", 3: "SWN", 4: "SWNE"}
@@ -58,7 +60,7 @@ class DrawnCell:
     tile: Tile | None
     value: int
     owner: str | None
-    marks: tuple[str, ...]   # "remove", "captured", "placed", "changed"
+    marks: tuple[str, ...]   # "remove", "captured", "placed", "seen", "missing"
     ghost: str | None = None  # the letter of a tile still to be lifted off (no longer in play)
 
     @property
@@ -79,13 +81,16 @@ def premium_layout(ruleset: str, options: dict[str, Any]) -> dict[Cell, str]:
     return {cell: premium.value for cell, premium in layout.premiums.items()}
 
 
-def draw_board(board_text: str, ruleset: str, options: dict[str, Any],
+def draw_board(board_text: str | dict[Cell, Tile], ruleset: str, options: dict[str, Any],
                marks: dict[str, list[str]] | None = None,
                ghosts: dict[str, str] | None = None) -> list[DrawnCell]:
-    try:
-        tiles = parse_board_text(board_text)
-    except BoardTextError:
-        tiles = {}
+    if isinstance(board_text, dict):
+        tiles = board_text
+    else:
+        try:
+            tiles = parse_board_text(board_text)
+        except BoardTextError:
+            tiles = {}
     premiums = premium_layout(ruleset, options)
     tile_set = load_tile_set("english")
     by_cell: dict[str, list[str]] = {}
@@ -125,12 +130,21 @@ def player_label(state: dict[str, Any], pid: str | None) -> str:
     return str(pid)
 
 
+def sentence(text: str) -> str:
+    """The referee's messages are clauses ("there is a gap ..."); the table reads sentences."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
 def describe_verdict(state: dict[str, Any], verdict: dict[str, Any],
                      move: dict[str, Any] | None) -> dict[str, Any]:
     """A verdict as sentences for the table: headline, details, and the tiles to lift."""
     who = player_label(state, verdict.get("player"))
     if not verdict.get("legal"):
-        details = [verdict.get("message") or verdict.get("reason") or ""]
+        details = [sentence(verdict.get("message") or verdict.get("reason") or "")]
         for cell, letters in (verdict.get("blank_offers") or {}).items():
             details.append(f"Tap {cell} to name the blank there"
                            + (f" (it could be {letters})." if letters else "."))
@@ -163,10 +177,42 @@ def describe_verdict(state: dict[str, Any], verdict: dict[str, Any],
             "remove": list(verdict.get("remove") or [])}
 
 
+@dataclass(frozen=True)
+class SeenBoard:
+    """The camera's refused reading drawn over the game's board, so a misread can be tapped."""
+
+    tiles: dict[Cell, Tile]
+    seen: list[str]       # cells where the reading differs from the game (drawn dashed)
+    missing: list[str]    # cells the game has and the reading lacks
+    blanks: list[str]     # blanks read but not yet named
+
+
+def seen_board(state: dict[str, Any], reading_is_latest: bool) -> SeenBoard | None:
+    """What to draw after an illegal camera play: the reading, its differences marked."""
+    last = state["moves"][-1] if state["moves"] else None
+    if not (reading_is_latest and last and not last.get("legal") and state.get("last_reading")):
+        return None
+    try:
+        reading = parse_board_text(state["last_reading"])
+        board = parse_board_text(state["board"])
+    except BoardTextError:
+        return None
+    seen = sorted((cell for cell, tile in reading.items() if board.get(cell) != tile),
+                  key=lambda cell: (cell.row, cell.col))
+    missing = sorted((cell for cell in board if cell not in reading),
+                     key=lambda cell: (cell.row, cell.col))
+    if not seen and not missing:
+        return None
+    return SeenBoard(tiles={**board, **reading}, seen=[cell.name for cell in seen],
+                     missing=[cell.name for cell in missing],
+                     blanks=[cell.name for cell in seen if reading[cell].letter == "?"])
+
+
 def panel_context(game_id: str) -> dict[str, Any]:
-    state = get_service().state(game_id)
-    session_spec = get_service().session(game_id).spec
-    options = session_spec.get("options") or {}
+    service = get_service()
+    state = service.state(game_id)
+    game_session = service.session(game_id)
+    options = game_session.spec.get("options") or {}
     last = state["moves"][-1] if state["moves"] else None
     last_move = state["history"][-1]["move"] if state["history"] else None
     marks: dict[str, list[str]] = {"remove": state["pending_remove"]}
@@ -174,6 +220,11 @@ def panel_context(game_id: str) -> dict[str, Any]:
         placed = [cell for word in (last.get("words") or [])[:1] for cell in word["cells"]]
         marks["placed"] = placed
         marks["captured"] = list(last.get("captured_tiles") or [])
+    latest = bool(state["history"]) and game_session.last_reading_seq == state["history"][-1]["seq"]
+    seen = seen_board(state, latest)
+    if seen is not None:
+        marks["seen"] = seen.seen
+        marks["missing"] = seen.missing
     ghosts = {}
     for verdict in state["moves"][-1:]:
         for captured in verdict.get("captured_words") or []:
@@ -196,11 +247,21 @@ def panel_context(game_id: str) -> dict[str, Any]:
     for entry, verdict in list(zip(state["history"], state["moves"], strict=False))[-8:]:
         recent.append(describe_verdict(state, verdict, entry["move"]) | {
             "source": entry["source"]})
+    described = describe_verdict(state, last, last_move) if last else None
+    if described is not None and seen is not None:
+        offered = set((last or {}).get("blank_offers") or {})
+        unnamed = [cell for cell in seen.blanks if cell not in offered]
+        if unnamed:
+            described["details"].append(
+                f"Tap {', '.join(unnamed)} to name the blank there (its letter in lower case).")
+        described["details"].append("Dashed tiles are what the camera read: tap one to "
+                                    "correct it.")
     return {
         "game_id": game_id,
         "state": state,
-        "cells": draw_board(state["board"], state["ruleset"], options, marks, ghosts),
-        "last": describe_verdict(state, last, last_move) if last else None,
+        "cells": draw_board(seen.tiles if seen is not None else state["board"],
+                            state["ruleset"], options, marks, ghosts),
+        "last": described,
         "players": players,
         "recent": list(reversed(recent)),
         "figure_name": "strength" if "strength" in state else "score",
@@ -234,6 +295,8 @@ def create_game() -> Any:
         options["preset"] = "seed" if ruleset == "scrabble-seed" else "classic"
         ruleset = "scrabble"
         players = [{"name": name} for name, _ in chosen]
+    elif ruleset in ("colonization", "firstdraft"):  # issue 6: players by name, no seats
+        players = [{"name": name} for name, _ in chosen]
     else:
         suggested = SUGGESTED_SEATS.get(len(chosen), "SWNE")
         players = [{"name": name, "seat": seat or suggested[i]}
@@ -259,6 +322,8 @@ def _token_for(game_id: str) -> str | None:
 
 @bp.get("/games/<game_id>")
 def board(game_id: str) -> Any:
+    if get_service().session(game_id).ruleset in ("colonization", "firstdraft"):  # issue 6
+        return redirect(url_for("variants.table", game_id=game_id))
     context = panel_context(game_id)
     get_service().mark_active(game_id)
     return render_template("board.html", token=_token_for(game_id), **context)
@@ -305,13 +370,7 @@ def dispute_upload() -> Any:
     data = upload.read()
     if not data:
         raise ServiceError("the photo is empty")
-    from vision.errors import ImageError
-    from vision.image import load_image
-
-    try:  # refuse non-images before keeping anything
-        load_image(data)
-    except ImageError as error:
-        raise ServiceError(str(error)) from None
+    get_service().load_photo(data)  # refuse non-images (and too big ones) before keeping any
     photo_id = hashlib.sha256(data).hexdigest()[:16]
     folder = _upload_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -330,12 +389,21 @@ def _dispute_context(photo_id: str, corners_arg: str | None) -> dict[str, Any]:
             corners = parse_corners(json.loads(corners_arg))
         except json.JSONDecodeError:
             raise ServiceError("corners must be four [x, y] points") from None
+    service = get_service()
+    image = service.load_photo(path.read_bytes())
     context: dict[str, Any] = {"photo_id": photo_id, "reading": None, "error": None,
-                               "overlay": None, "cells": None, **board_context()}
+                               "overlay": None, "cells": None, "corners": corners,
+                               "size": [int(image.shape[1]), int(image.shape[0])],
+                               **board_context()}
     try:
-        result = get_service().read_photo(path.read_bytes(), corners, overlay=True)
+        result = service.read_image(image, corners, overlay=True)
     except ServiceError as error:
         context["error"] = str(error)
+        return context
+    except Exception:  # a reader bug: the players still get the photo and the corner editor
+        log.exception("the board reader failed on dispute photo %s", photo_id)
+        context["error"] = "The board reader failed on this photo: drag the corners and read " \
+                           "it again, or take another photo."
         return context
     reading = result["reading"]
     context.update(reading=reading, overlay=result["overlay_png"], size=result["size"],
@@ -352,12 +420,16 @@ def dispute_photo(photo_id: str) -> Any:
 
 @bp.get("/dispute/<photo_id>/image")
 def dispute_image(photo_id: str) -> Any:
-    """The uploaded photo as the browser can show it (JPEG, whatever was uploaded)."""
+    """The uploaded photo as the browser can show it: JPEG, at most 1600 pixels a side (the
+    corner editor maps its handles to the photo's own pixels through ``data-size``)."""
     import cv2
 
-    from vision.image import load_image
-
-    image = load_image(_photo_path(photo_id).read_bytes())
+    image = get_service().load_photo(_photo_path(photo_id).read_bytes())
+    height, width = image.shape[:2]
+    scale = min(1.0, 1600 / max(height, width))
+    if scale < 1.0:
+        image = cv2.resize(image, (round(width * scale), round(height * scale)),
+                           interpolation=cv2.INTER_AREA)
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
         abort(500)
@@ -374,9 +446,14 @@ def dispute_judge(photo_id: str) -> Any:
             "at": form.get("at", "").strip(), "dir": form.get("dir", "across")}
     board_text = form.get("board") or (context["reading"] or {}).get("board", "")
     try:
-        verdict = get_service().judge_position({"ruleset": ruleset, "board": board_text,
-                                                "move": move})
+        verdict, after = get_service().judge_position_and_board(
+            {"ruleset": ruleset, "board": board_text, "move": move})
         context["verdict"] = describe_verdict({"players": []}, verdict, move) | {"raw": verdict}
+        # The board as judged (the players may have fixed misreads in the text), the play lit.
+        words = verdict.get("words") or []
+        context["cells"] = draw_board(after, ruleset, {}, {
+            "placed": [cell for word in words[:1] for cell in word["cells"]],
+            "remove": list(verdict.get("remove") or [])})
     except ServiceError as error:
         context["verdict"] = {"legal": False, "headline": "Cannot judge this play.",
                               "details": [str(error)], "remove": [], "raw": None}

@@ -254,6 +254,11 @@ class GameService:
             except (ReplayError, ValueError):
                 self._sessions.pop(game_id, None)
                 raise
+            table = self._live.get(game_id)
+            if table is not None and payload.get("source") != "camera":
+                # A player acted (typed, corrected, undid): the camera's last remark, such as
+                # "the last reading was judged", no longer describes the table.
+                table.set_status(live.WAIT_PLAY, "")
         self.notify(game_id)
         return result
 
@@ -398,21 +403,28 @@ class GameService:
 
     # -- photos and frames -------------------------------------------------------------------
 
-    def read_photo(self, data: bytes, corners: list[list[float]] | None = None,
-                   overlay: bool = False) -> dict[str, Any]:
-        """POST /api/read: one photo, no game → the reading (and optionally the overlay PNG)."""
-        from vision.errors import BoardNotFoundError, ImageError, VisionError
+    def load_photo(self, data: bytes) -> Any:
+        """A phone's photo (a dispute), decoded, within the photo caps; else one sentence."""
+        from vision.errors import ImageError
         from vision.image import load_image
 
         try:
-            image = load_image(data, max_bytes=self.live_config.max_frame_bytes,
-                               max_pixels=self.live_config.max_frame_pixels)
+            return load_image(data, max_bytes=self.live_config.max_photo_bytes,
+                              max_pixels=self.live_config.max_photo_pixels)
         except ImageError as error:
             raise ServiceError(_one_line(error)) from None
+
+    def read_photo(self, data: bytes, corners: list[list[float]] | None = None,
+                   overlay: bool = False) -> dict[str, Any]:
+        """POST /api/read: one photo, no game → the reading (and optionally the overlay PNG)."""
+        return self.read_image(self.load_photo(data), corners, overlay)
+
+    def read_image(self, image: Any, corners: list[list[float]] | None = None,
+                   overlay: bool = False) -> dict[str, Any]:
+        from vision.errors import VisionError
+
         try:
             reading = read_board(image, corners)
-        except BoardNotFoundError as error:
-            raise Unreadable(_one_line(error)) from None
         except VisionError as error:
             raise Unreadable(_one_line(error)) from None
         result = {"reading": reading.to_json()}
@@ -597,6 +609,10 @@ class GameService:
 
     def judge_position(self, body: object) -> dict[str, Any]:
         """POST /api/judge: a board and one move → the verdict; stores nothing (disputes)."""
+        return self.judge_position_and_board(body)[0]
+
+    def judge_position_and_board(self, body: object) -> tuple[dict[str, Any], str]:
+        """The verdict and the board text after it (the dispute page draws the play)."""
         if not isinstance(body, dict):
             raise ServiceError("the body must be a JSON object with 'board' and 'move'")
         ruleset = body.get("ruleset", "archipelago")
@@ -623,7 +639,31 @@ class GameService:
             parsed = type(game).move_from_json(move)
         except ValueError as error:
             raise ServiceError(_one_line(error)) from None
-        return game.judge(parsed).to_json()
+        verdict = game.judge(parsed).to_json()
+        return verdict, format_board_text(game.board.tiles)
+
+    # -- issue 6: English, colonization's non-player (webui/variants.py) --------------------
+
+    def play_english(self, game_id: str, body: object, source: str = "api") -> dict[str, Any]:
+        """English's turn in a colonization game → its verdict.
+
+        :meth:`play` refuses any mover who is not one of the game's players, and English is
+        not; this is the same path for English's turn alone (replay needs nothing new: the
+        log's move is re-judged like any other).
+        """
+        from referee.colonization import EnglishTurn
+
+        with self._lock_for(game_id):
+            session = self.session(game_id)
+            try:
+                move = type(session.game).move_from_json(body)
+            except IllegalPlayError as error:
+                raise ServiceError(error.message) from None
+            if not isinstance(move, EnglishTurn):
+                raise ServiceError("only English's turn is taken here")
+            payload: dict[str, Any] = {"move": move.to_json(), "source": source,
+                                       "verdict": self._preview(session, move)}
+            return self._record(game_id, events.MOVE, payload)
 
 
 def default_players(ruleset: str, tiles: dict[Cell, Tile], mover: object) -> list[dict[str, Any]]:

@@ -1,0 +1,259 @@
+// Colonization Mode and First Draft at the table: send the table's actions to the referee
+// (the JSON API) and redraw the panel whenever the game's event stream says it changed.
+"use strict";
+(function () {
+  const root = document.getElementById("game");
+  if (!root) return;
+  const gameId = root.dataset.game;
+  const key = "tileref-token-" + gameId;
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (root.dataset.token) localStorage.setItem(key, root.dataset.token);
+  if (fromHash) { localStorage.setItem(key, fromHash); history.replaceState(null, "", location.pathname); }
+  const token = () => localStorage.getItem(key) || "";
+  const message = document.getElementById("message");
+
+  function say(text, bad) {
+    message.textContent = text || "";
+    message.className = "message" + (bad ? " bad" : "");
+  }
+  function sentence(text) {
+    const line = String(text || "").trim();
+    if (!line) return "";
+    const upper = line[0].toUpperCase() + line.slice(1);
+    return /[.!?]$/.test(upper) ? upper : upper + ".";
+  }
+
+  async function post(path, body, isForm) {
+    const headers = { "Authorization": "Bearer " + token() };
+    if (!isForm) headers["Content-Type"] = "application/json";
+    const response = await fetch(path, { method: "POST", headers,
+                                         body: isForm ? body : JSON.stringify(body || {}) });
+    const data = await response.json().catch(() => ({ error: "the server did not answer" }));
+    if (!response.ok) { say(sentence(data.error || "refused"), true); return null; }
+    return data;
+  }
+  async function move(body, path) {
+    const verdict = await post(path || "/api/games/" + gameId + "/moves", body);
+    if (!verdict) return null;
+    if (verdict.legal) say("");
+    else say("Not legal: " + sentence(verdict.message || verdict.reason), true);
+    await refresh();
+    return verdict;
+  }
+
+  // The version on screen: a panel is only ever replaced by a newer one, so a second answer
+  // for the same version does not wipe what someone is typing into the fresh one.
+  const first = document.querySelector("#panel .panel");
+  let shown = first ? Number(first.dataset.version) : -1;
+  async function refresh() {
+    const response = await fetch("/table/" + gameId + "/panel", { cache: "no-store" });
+    if (!response.ok) return;
+    const html = await response.text();
+    const holder = document.createElement("div");
+    holder.innerHTML = html;
+    const fresh = holder.querySelector(".panel");
+    if (!fresh) return;
+    const version = Number(fresh.dataset.version);
+    if (version <= shown) return;  // already shown, or an older answer arriving late
+    shown = version;
+    document.getElementById("panel").innerHTML = html;
+  }
+  const source = new EventSource("/api/games/" + gameId + "/events");
+  source.addEventListener("state", (event) => {
+    const state = JSON.parse(event.data);
+    if (state.version < shown) shown = -1;  // the server restarted: its count began again
+    if (state.version !== shown) refresh();
+  });
+
+  const panel = () => document.querySelector("#panel .panel");
+  const toMove = () => (panel() ? panel().dataset.toMove : "");
+  const letters = (value) => String(value || "").replace(/[^A-Za-z?]/g, "");
+
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-action]");
+    if (!button || button.disabled) return;
+    const action = button.dataset.action;
+    if (action === "share") {
+      event.preventDefault();
+      const link = location.origin + location.pathname + (token() ? "#token=" + token() : "");
+      prompt("Open this on another screen (with the token it can also referee):", link);
+    }
+    // colonization
+    if (action === "agree") await move({ player: button.dataset.player, agree: button.dataset.value === "yes" });
+    if (action === "english-referee") await move({}, "/api/games/" + gameId + "/english");
+    if (action === "pass") await move({ player: toMove(), pass: true });
+    if (action === "exchange") {
+      const count = parseInt(prompt("How many tiles were exchanged?", "7"), 10);
+      if (count) await move({ player: toMove(), exchange: count });
+    }
+    // first draft
+    if (action === "coaster") await move({ player: toMove(), coaster: Number(button.dataset.position) });
+    if (action === "sell") await move({ player: button.dataset.player, sell: Number(button.dataset.row) });
+    if (action === "discard") await move({ player: button.dataset.player, discard: Number(button.dataset.row) });
+  });
+
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    const data = new FormData(form);
+    event.preventDefault();
+    if (form.classList.contains("lang-form")) {
+      let language = String(data.get("language")).trim();
+      if (language === language.toLowerCase()) language = language.toUpperCase();  // just typing
+      await move({ player: form.dataset.player, language });
+    } else if (form.id === "english-form") {
+      await move({ draws: letters(data.get("draws")).toUpperCase().split("") },
+                 "/api/games/" + gameId + "/english");
+    } else if (form.id === "colony-play") {
+      let word = String(data.get("word")).trim();
+      if (word === word.toLowerCase()) word = word.toUpperCase();  // all lower case is just typing
+      await move({ player: toMove(), word, at: String(data.get("at")).trim(), dir: data.get("dir") });
+    } else if (form.id === "duel-form") {
+      const [at, dir] = String(data.get("target")).split(" ");
+      await move({ player: toMove(), transform: { at, dir },
+                   actor_tile: String(data.get("actor_tile")).trim().toUpperCase(),
+                   owner_tile: String(data.get("owner_tile")).trim().toUpperCase() });
+    } else if (form.id === "racks-form") {
+      const racks = {};
+      for (const [name, value] of data.entries()) racks[name] = letters(value).toUpperCase();
+      await move({ player: form.dataset.player, end: { racks } });
+    } else if (form.id === "place-form") {
+      await move({ player: toMove(), place: {
+        rows: [letters(data.get("row1")).toUpperCase(), letters(data.get("row2")).toUpperCase()],
+        pool: letters(data.get("pool")).toUpperCase(),
+        face_down: letters(data.get("face_down")).toUpperCase() } });
+    } else if (form.classList.contains("pool-form")) {
+      await move({ player: form.dataset.player, place: {
+        rows: [letters(data.get("row1")).toUpperCase(), letters(data.get("row2")).toUpperCase()] } });
+    }
+  });
+
+  // First Draft, placing by tapping: a letter tapped goes to the row last tapped, at its cursor,
+  // and leaves the pool (the face-down overflow moves up into the pool as room appears).
+  let lastRow = null;
+  document.addEventListener("focusin", (event) => {
+    const input = event.target.closest("#place-form input[name=row1], #place-form input[name=row2]");
+    if (input) lastRow = input.name;
+  });
+  document.addEventListener("click", (event) => {
+    const chip = event.target.closest("#to-place .tap-letter");
+    if (!chip) return;
+    const form = document.getElementById("place-form");
+    const row = form.elements[lastRow || "row1"];
+    const pool = form.elements.pool, faceDown = form.elements.face_down;
+    const letter = chip.dataset.letter;
+    const from = pool.value.includes(letter) ? pool : faceDown;
+    if (!from.value.includes(letter)) return;
+    from.value = from.value.replace(letter, "");
+    const at = row.selectionStart ?? row.value.length;
+    row.value = row.value.slice(0, at) + letter + row.value.slice(at);
+    row.focus();
+    row.setSelectionRange(at + 1, at + 1);
+    const size = Number(form.dataset.poolSize);
+    while (pool.value.length < size && faceDown.value.length) {
+      pool.value += faceDown.value[0];
+      faceDown.value = faceDown.value.slice(1);
+    }
+    chip.remove();
+  });
+
+  // First Draft: a photo of one player's board → its letters; unsure tiles are tapped to confirm.
+  let reading = null;
+  // Colonization: a photo of the tiles drawn for English fills in the draw (checked, then sent).
+  document.addEventListener("change", async (event) => {
+    if (event.target.id !== "drawn-photo" || !event.target.files.length) return;
+    const body = new FormData();
+    body.append("image", event.target.files[0]);
+    say("Reading the tiles…");
+    const result = await post("/api/games/" + gameId + "/drawn-tiles", body, true);
+    event.target.value = "";
+    if (!result) return;
+    const field = document.querySelector("#english-form input[name=draws]");
+    if (field) field.value = result.letters;
+    const unsure = result.tiles.filter((t) => t.unsure).map((t) => t.letter);
+    say("Read " + result.letters.split("").join(", ") + (unsure.length
+        ? " (unsure of " + unsure.join(", ") + ": check before entering)." : ": check, then enter the draw."),
+        unsure.length > 0);
+  });
+
+  document.addEventListener("change", async (event) => {
+    const input = event.target.closest("input.board-photo");
+    if (!input || !input.files.length) return;
+    const body = new FormData();
+    body.append("image", input.files[0]);
+    say("Reading the photo…");
+    const result = await post("/api/games/" + gameId + "/playerboard?player="
+                              + encodeURIComponent(input.dataset.player), body, true);
+    input.value = "";
+    if (!result) return;
+    say("");
+    reading = result;
+    showReading();
+  });
+
+  function tileSpan(tile, where) {
+    const span = document.createElement("span");
+    span.className = "ftile" + (tile.unsure ? " unsure" : "");
+    span.textContent = tile.letter;
+    span.title = "confidence " + Math.round(tile.confidence * 100) + "%";
+    span.dataset.where = where;
+    return span;
+  }
+  function showReading() {
+    document.getElementById("photo-result").hidden = false;
+    document.getElementById("photo-player").textContent = reading.player;
+    const rows = document.getElementById("photo-rows");
+    rows.innerHTML = "";
+    const groups = [["row 1", reading.rows[0], "r0"], ["row 2", reading.rows[1], "r1"], ["pool", reading.pool, "p"]];
+    for (const [label, tiles, tag] of groups) {
+      const line = document.createElement("div");
+      line.className = "row-line";
+      line.dataset.group = tag;
+      const name = document.createElement("span");
+      name.className = "row-label";
+      name.textContent = label;
+      line.appendChild(name);
+      const holder = document.createElement("span");
+      holder.className = "tiles";
+      tiles.forEach((tile, index) => holder.appendChild(tileSpan(tile, tag + ":" + index)));
+      line.appendChild(holder);
+      rows.appendChild(line);
+    }
+    showChecks(reading.checks);
+  }
+  function showChecks(checks) {
+    const box = document.getElementById("photo-checks");
+    box.innerHTML = "";
+    for (const check of checks) {
+      const line = document.createElement("div");
+      line.className = "check " + (check.coins ? "good" : "bad");
+      line.textContent = check.sentence;
+      box.appendChild(line);
+    }
+    const unsure = reading.rows.flat().concat(reading.pool).filter((t) => t.unsure).length;
+    if (unsure) {
+      const line = document.createElement("div");
+      line.className = "check bad";
+      line.textContent = unsure + " tile(s) unsure: tap to confirm.";
+      box.appendChild(line);
+    }
+  }
+  document.addEventListener("click", async (event) => {
+    const span = event.target.closest("#photo-rows .ftile");
+    if (!span || !reading) return;
+    const [tag, index] = span.dataset.where.split(":");
+    const tiles = tag === "p" ? reading.pool : reading.rows[Number(tag.slice(1))];
+    const tile = tiles[Number(index)];
+    const answer = prompt("The letter on this tile (read as " + tile.letter + "):", tile.letter);
+    if (answer === null) return;
+    const letter = letters(answer).toUpperCase().slice(0, 1);
+    if (!letter) return;
+    tile.letter = letter;
+    tile.unsure = false;
+    tile.confidence = 1;
+    const words = reading.rows.map((row) => row.map((t) => t.letter).join(""));
+    const result = await post("/api/games/" + gameId + "/sale-check",
+                              { rows: words, recorded: reading.recorded.rows });
+    if (result) reading.checks = result.checks;
+    showReading();
+  });
+})();
