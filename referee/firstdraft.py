@@ -475,7 +475,7 @@ class FirstDraftGame(Game):
     def state(self) -> dict[str, Any]:
         table = self.table
         return {
-            "players": {p.id: table.boards[p.id].to_json() for p in self.players},
+            "boards": {p.id: table.boards[p.id].to_json() for p in self.players},
             "line": [coaster.to_json() for coaster in table.line],
             "in_hand": table.in_hand.to_json() if table.in_hand else None,
             "pile": len(table.pile),

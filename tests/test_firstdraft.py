@@ -68,7 +68,7 @@ def test_opening_lays_five_filled_coasters_and_logs_the_shuffle():
     letters_out = sum(numbers)
     assert state["bag"] == load_tile_set("english").total - 2 - letters_out  # blanks left out
     assert state["pile"] == 5
-    assert {p["coins"] for p in state["players"].values()} == {4}
+    assert {p["coins"] for p in state["boards"].values()} == {4}
     draws = state["draws"]
     assert draws["seed"] == 42
     assert draws["draws"][0]["purpose"] == "coaster-shuffle"
@@ -124,28 +124,28 @@ def test_the_kth_coaster_costs_k_minus_one_and_the_chosen_coasters_coins_go_to_t
     assert verdict["coaster"] == {"position": 5, "number": 5, "letters": "GHIJK", "cost": 4,
                                   "coins_taken": 0}
     state = game.state()
-    assert state["players"]["Ann"]["coins"] == 0
+    assert state["boards"]["Ann"]["coins"] == 0
     assert [c["coins"] for c in state["line"]] == [1, 1, 1, 1]  # one on each passed over
     game.push(Place("Ann", ("GHIJK", ""), refill=Refill(2, "PR")))
     verdict = game.push(ChooseCoaster("Bo", 3)).to_json()
     assert verdict["coaster"]["coins_taken"] == 1 and verdict["coaster"]["cost"] == 2
-    assert game.state()["players"]["Bo"]["coins"] == 4 - 2 + 1
+    assert game.state()["boards"]["Bo"]["coins"] == 4 - 2 + 1
     assert game.coins_in_play() == total
 
 
 def test_letters_are_inserted_but_never_rearranged_sft_example():
     game = sft_game()
     state = game.state()
-    assert state["players"]["Ann"]["rows"] == ["SFT", ""]
+    assert state["boards"]["Ann"]["rows"] == ["SFT", ""]
     game.push(ChooseCoaster("Ann", 1))
-    assert game.state()["players"]["Ann"]["coins"] == 5  # Bo's coin was on OI
+    assert game.state()["boards"]["Ann"]["coins"] == 5  # Bo's coin was on OI
     refused(game, Place("Ann", ("FOIST", "")), "row-reordered")
     refused(game, Place("Ann", ("FT", "OI")), "row-reordered")  # nor removed
     verdict = game.push(Place("Ann", ("SOFT", ""), pool="I", refill=Refill(3, "UVW"))).to_json()
     assert verdict["rows"] == ["SOFT", ""] and verdict["pool"] == "I"
     game.pop()
     game.push(Place("Ann", ("SIFT", ""), refill=Refill(3, "UVW")))  # pool inferred
-    assert game.state()["players"]["Ann"]["pool"] == "O"
+    assert game.state()["boards"]["Ann"]["pool"] == "O"
 
 
 def test_selling_pays_by_length_and_the_tiles_leave_the_game():
@@ -159,8 +159,8 @@ def test_selling_pays_by_length_and_the_tiles_leave_the_game():
     verdict = game.push(Sell("Ann", 1)).to_json()
     assert verdict["sold"] == {"row": 1, "word": "SOFT", "coins": 2}
     state = game.state()
-    assert state["players"]["Ann"]["rows"] == ["", "I"]
-    assert state["players"]["Ann"]["sold"] == ["SOFT"]
+    assert state["boards"]["Ann"]["rows"] == ["", "I"]
+    assert state["boards"]["Ann"]["sold"] == ["SOFT"]
     assert state["bank"] == bank - 2
     refused(game, Sell("Ann", 1), "row-empty")
 
@@ -176,8 +176,8 @@ def test_a_discarded_row_goes_face_down_and_costs_a_coin_each_at_the_end():
     verdict = game.push(DiscardRow("Ann", 1)).to_json()
     assert verdict["discarded"] == {"row": 1, "letters": "SFT"}
     state = game.state()
-    assert state["players"]["Ann"]["face_down"] == 3
-    assert state["players"]["Ann"]["rows"] == ["", ""]
+    assert state["boards"]["Ann"]["face_down"] == 3
+    assert state["boards"]["Ann"]["rows"] == ["", ""]
     refused(game, DiscardRow("Ann", 1), "row-empty")
 
 
@@ -194,8 +194,8 @@ def test_a_full_pool_discards_down_to_four_face_down():
     refused(game, Place("Ann", ("", ""), pool="FGHI", face_down="JKLZ"), "letters-mismatch")
     game.push(Place("Ann", ("J", ""), pool="GHIK", face_down="FL", refill=Refill(3, "UVW")))
     state = game.state()
-    assert state["players"]["Ann"]["pool"] == "GHIK"
-    assert state["players"]["Ann"]["face_down"] == 2
+    assert state["boards"]["Ann"]["pool"] == "GHIK"
+    assert state["boards"]["Ann"]["face_down"] == 2
 
 
 def test_pool_letters_move_into_rows_at_any_time_even_on_another_players_turn():
@@ -204,7 +204,7 @@ def test_pool_letters_move_into_rows_at_any_time_even_on_another_players_turn():
     game.push(Place("Ann", ("", ""), pool="FGHI", refill=Refill(2, "PQ")))
     game.push(ChooseCoaster("Bo", 1))  # Bo is placing; Ann tidies her pool meanwhile
     game.push(Place("Ann", ("HI", "F"), pool="G"))
-    assert game.state()["players"]["Ann"]["pool"] == "G"
+    assert game.state()["boards"]["Ann"]["pool"] == "G"
     assert game.state()["to_move"] == "Bo"
     refused(game, Place("Ann", ("HIA", "F"), pool="G"), "letters-mismatch")  # not her coaster
     refused(game, Place("Ann", ("HI", "F"), pool="G", refill=Refill(1, "Z")), "not-placing")
@@ -243,7 +243,7 @@ def test_a_tenth_letter_in_a_row_is_refused():
     game.push(ChooseCoaster("Ann", 2))  # PQ, passing over O
     refused(game, Place("Ann", ("ABJCDKELPQ", "")), "row-full")
     game.push(Place("Ann", ("PABJCDKEL", "Q"), refill=Refill(4, "AEIO")))
-    assert game.state()["players"]["Ann"]["rows"] == ["PABJCDKEL", "Q"]
+    assert game.state()["boards"]["Ann"]["rows"] == ["PABJCDKEL", "Q"]
 
 
 # ------------------------------------------------------------------------------------- the end
@@ -312,7 +312,7 @@ def test_the_game_ends_when_the_bag_cannot_fill_a_coaster_and_everyone_may_sell(
                 game.push(Sell(name, number))
     after = game.state()
     assert after["scores"] == scores_before  # unsold words already counted as sold at the end
-    for name, board in after["players"].items():
+    for name, board in after["boards"].items():
         assert after["scores"][name] == board["coins"] - board["face_down"] + sum(
             game.sale_price(row) or 0 for row in board["rows"])
     best = max(after["scores"].values())
@@ -359,7 +359,7 @@ def test_a_game_replays_exactly_from_its_logged_draws_entered_by_hand():
             move = Place(move.player, move.rows, move.pool, move.face_down,
                          Refill(logged["coaster"], logged["letters"]))
         replay.push(move)
-    assert replay.state()["players"] == game.state()["players"]
+    assert replay.state()["boards"] == game.state()["boards"]
     assert replay.state()["scores"] == game.state()["scores"]
     assert replay.state()["line"] == game.state()["line"]
     assert replay.coins_in_play() == game.coins_in_play()
@@ -456,7 +456,7 @@ def test_the_sample_games_judge_the_same_way_every_time(path):
     first, second = judge_file(path), judge_file(path)
     assert first == second
     final = first["final"]
-    coins = final["bank"] + sum(p["coins"] for p in final["players"].values()) + sum(
+    coins = final["bank"] + sum(p["coins"] for p in final["boards"].values()) + sum(
         c["coins"] for c in final["line"]) + (final["in_hand"] or {}).get("coins", 0)
     spec = json.loads(path.read_text())
     start = spec["options"].get("bank", 200)

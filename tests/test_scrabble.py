@@ -14,10 +14,10 @@ from referee.cells import Cell
 from referee.errors import IllegalPlayError, SetupError
 from referee.game import Player, new_game
 from referee.gamefile import judge_spec
-from referee.moves import Exchange, Pass, Play, Snapshot
-from referee.scrabble import EndRacks, ScrabbleGame, move_from_json
 from referee.layouts import load_layout
+from referee.moves import Exchange, Pass, Play, Snapshot
 from referee.scoring import score_play
+from referee.scrabble import EndRacks, ScrabbleGame, move_from_json
 from referee.tiles import load_tile_set
 from referee.wordlist import WordList, load_word_list
 

@@ -318,7 +318,7 @@ def test_a_whole_game_ends_with_the_tally_on_the_screen(client, make_game, app):
         if state["to_move"] is None:
             break
         chosen = move(client, game_id, headers, {"player": state["to_move"], "coaster": 1})
-        boards = service.session(game_id).game.state()["players"]
+        boards = service.session(game_id).game.state()["boards"]
         move(client, game_id, headers, place_everything(boards, state["to_move"],
                                                         chosen["coaster"]["letters"]))
     state = client.get(f"/api/games/{game_id}").get_json()

@@ -272,10 +272,13 @@ class GameService:
                 move = type(session.game).move_from_json(body)
             except IllegalPlayError as error:
                 raise ServiceError(error.message) from None
-            try:
-                session.game.player(move.player)
-            except ValueError as error:
-                raise ServiceError(_one_line(error)) from None
+            # Whoever is to move may move, even colonization's English, who is not a player.
+            to_move = session.game.to_move
+            if to_move is None or to_move.id != move.player:
+                try:
+                    session.game.player(move.player)
+                except ValueError as error:
+                    raise ServiceError(_one_line(error)) from None
             payload: dict[str, Any] = {"move": move.to_json(), "source": source}
             # Judge (and take back) first, so the acknowledged verdict is stored with the move;
             # replaying the event then applies it.
@@ -641,29 +644,6 @@ class GameService:
             raise ServiceError(_one_line(error)) from None
         verdict = game.judge(parsed).to_json()
         return verdict, format_board_text(game.board.tiles)
-
-    # -- issue 6: English, colonization's non-player (webui/variants.py) --------------------
-
-    def play_english(self, game_id: str, body: object, source: str = "api") -> dict[str, Any]:
-        """English's turn in a colonization game → its verdict.
-
-        :meth:`play` refuses any mover who is not one of the game's players, and English is
-        not; this is the same path for English's turn alone (replay needs nothing new: the
-        log's move is re-judged like any other).
-        """
-        from referee.colonization import EnglishTurn
-
-        with self._lock_for(game_id):
-            session = self.session(game_id)
-            try:
-                move = type(session.game).move_from_json(body)
-            except IllegalPlayError as error:
-                raise ServiceError(error.message) from None
-            if not isinstance(move, EnglishTurn):
-                raise ServiceError("only English's turn is taken here")
-            payload: dict[str, Any] = {"move": move.to_json(), "source": source,
-                                       "verdict": self._preview(session, move)}
-            return self._record(game_id, events.MOVE, payload)
 
 
 def default_players(ruleset: str, tiles: dict[Cell, Tile], mover: object) -> list[dict[str, Any]]:

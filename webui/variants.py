@@ -4,8 +4,8 @@ The board page of a ``colonization`` or ``firstdraft`` game comes here. Like ``p
 here knows the rules: the referee judges every move (posted by ``variants.js`` to the JSON API),
 and this module turns the game's state and verdicts into what the table reads — sentences,
 coloured words, a coaster line, the tally. A few JSON routes serve these screens alone:
-English's turn (English is no player of the game, so the generic move route refuses it), a
-photo of the tiles drawn for English, a photo of one First Draft player's board read into
+English's turn (the referee draws, or the table enters the tiles it drew), a photo of the tiles
+drawn for English, a photo of one First Draft player's board read into
 letters, and the sale check of rows read from such a photo (after unsure tiles were tapped).
 """
 
@@ -322,8 +322,7 @@ def firstdraft_context(game_id: str) -> dict[str, Any]:
     to_move = state.get("to_move")
     over = to_move is None
     in_hand = state.get("in_hand")
-    # The service replaces the referee's {name: board} with its player list: ask the game.
-    players = player_rows(state, game.state()["players"])
+    players = player_rows(state, state["boards"])
     mover_coins = next((p["board"]["coins"] for p in players if p["id"] == to_move), 0)
     line = [coaster | {"position": index, "cost": index - 1,
                        "affordable": index - 1 <= mover_coins}
@@ -403,7 +402,7 @@ def english_turn(game_id: str) -> Any:
     move: dict[str, Any] = {"player": ENGLISH}
     if body.get("draws"):
         move["draws"] = body["draws"]
-    return jsonify(get_service().play_english(game_id, move))
+    return jsonify(get_service().play(game_id, move))
 
 
 @bp.post("/api/games/<game_id>/playerboard")
@@ -416,7 +415,7 @@ def read_player_board_photo(game_id: str) -> Any:
     if session_.ruleset != "firstdraft":
         raise ServiceError("player boards are read in First Draft games")
     name = request.args.get("player") or request.form.get("player") or ""
-    boards = session_.game.state()["players"]
+    boards = session_.game.state()["boards"]
     if name not in boards:
         raise ServiceError(f"no player {name!r} in this game")
     board = boards[name]

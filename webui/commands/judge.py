@@ -190,9 +190,9 @@ def describe_final(final: dict[str, Any]) -> str:
         lines += ["  " + row for row in str(final["board"]).rstrip("\n").split("\n")]
         lines.append("")
     eliminated = set(final.get("eliminated") or [])
-    if "players" in final:  # First Draft: each player's rows, pool, coins and sales
+    if "boards" in final:  # First Draft: each player's rows, pool, coins and sales
         lines.append("Players (score = coins less one per face-down letter):")
-        for name, table in final["players"].items():
+        for name, table in final["boards"].items():
             rows = " / ".join(_letters(row) for row in table["rows"])
             sold = _join(table["sold"]) or "nothing"
             lines.append(f"  {name}: {final.get('scores', {}).get(name, 0)} — rows {rows}, "
