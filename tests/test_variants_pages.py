@@ -61,6 +61,14 @@ def test_the_new_game_form_offers_both_and_sends_the_board_page_to_their_screen(
     assert "variants.js" in page
 
 
+def test_first_drafts_board_panel_and_live_pages_lead_to_its_own_screen(client, make_game):
+    game_id, _ = make_game(DRAFT)
+    for page in ("", "/panel", "/live"):
+        response = client.get(f"/games/{game_id}{page}")
+        assert response.status_code == 302
+        assert response.headers["Location"].endswith(f"/table/{game_id}")
+
+
 def test_another_rulesets_game_has_no_variant_screen(client, make_game):
     game_id, _ = make_game()
     response = client.get(f"/table/{game_id}")
@@ -217,7 +225,20 @@ def test_the_transform_duel_says_who_revealed_what_and_what_happened(client, mak
     assert "only an opponent's word can be transformed." in text(panel(client, game_id))
 
 
-def test_english_cannot_go_through_the_players_move_route_but_has_its_own(client, make_game):
+def test_englishs_turn_also_goes_through_the_move_route_of_the_api(client, make_game):
+    game_id, headers = english_turn_position(client, make_game)
+    verdict = client.post(f"/api/games/{game_id}/moves", json={"player": "English",
+                          "draws": ["O"]}, headers=headers).get_json()
+    assert verdict["legal"] and verdict["claimed"]["word"] == "ZORB"
+    # Anyone else who is neither a player nor the one to move is refused, and nothing is logged.
+    state = client.get(f"/api/games/{game_id}").get_json()
+    response = client.post(f"/api/games/{game_id}/moves", json={"player": "Zed", "pass": True},
+                           headers=headers)
+    assert response.status_code == 400 and "Zed" in response.get_json()["error"]
+    assert client.get(f"/api/games/{game_id}").get_json()["version"] == state["version"]
+
+
+def test_englishs_own_route_refuses_a_malformed_draw(client, make_game):
     game_id, headers = english_turn_position(client, make_game)
     response = client.post(f"/api/games/{game_id}/english", json={"draws": "O"},
                            headers=headers)

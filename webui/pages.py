@@ -329,13 +329,22 @@ def board(game_id: str) -> Any:
     return render_template("board.html", token=_token_for(game_id), **context)
 
 
+def _boardless(game_id: str) -> bool:
+    """First Draft has no board to draw or to watch: its own screen stands for both."""
+    return get_service().session(game_id).ruleset == "firstdraft"
+
+
 @bp.get("/games/<game_id>/panel")
 def panel(game_id: str) -> Any:
+    if _boardless(game_id):
+        return redirect(url_for("variants.table", game_id=game_id))
     return render_template("_panel.html", **panel_context(game_id))
 
 
 @bp.get("/games/<game_id>/live")
 def live_page(game_id: str) -> Any:
+    if _boardless(game_id):
+        return redirect(url_for("variants.table", game_id=game_id))
     context = panel_context(game_id)
     get_service().mark_active(game_id)
     return render_template("live.html", token=_token_for(game_id),
