@@ -12,6 +12,7 @@ layout cannot.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -52,7 +53,7 @@ def detect_markers(image: np.ndarray) -> dict[int, DetectedMarker]:
     found: dict[int, DetectedMarker] = {}
     if ids is None:
         return found
-    for quad, marker_id in zip(corners, ids.ravel()):
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
         marker_id = int(marker_id)
         if marker_id in CORNER_IDS and marker_id not in found:
             found[marker_id] = DetectedMarker(marker_id, quad.reshape(4, 2).astype(np.float64))
@@ -79,7 +80,7 @@ def marker_sheet(*, dpi: int = 150, marker_mm: float = 40.0) -> np.ndarray:
     )
     for number, line in enumerate(header):
         cv2.putText(page, line, (int(10 * mm), int((8 + 7 * number) * mm)), font, big, 0, thick)
-    for marker_id, (cx, cy) in zip(CORNER_IDS, cells):
+    for marker_id, (cx, cy) in zip(CORNER_IDS, cells, strict=True):
         marker = cv2.aruco.generateImageMarker(dictionary(), marker_id, side, borderBits=1)
         x0 = cx * cell_w + (cell_w - side) // 2
         y0 = top + cy * cell_h + (cell_h - side) // 2
@@ -92,6 +93,26 @@ def marker_sheet(*, dpi: int = 150, marker_mm: float = 40.0) -> np.ndarray:
                                      y0 + side + quiet + int((7 + 6 * number) * mm)),
                         font, small, 0, thick)
     return page
+
+
+SHEET_SUFFIXES = (".png", ".pdf")
+
+
+def write_marker_sheet(path: Path | str, *, dpi: int = 150) -> Path:
+    """Write the marker sheet as a PNG or as a one-page A4 PDF (which prints at true size)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SHEET_SUFFIXES:
+        raise ValueError(f"{path.name}: the marker sheet is written as .png or .pdf")
+    page = marker_sheet(dpi=dpi)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if suffix == ".pdf":
+        from PIL import Image  # Pillow writes PDF; OpenCV cannot
+
+        Image.fromarray(page).save(path, "PDF", resolution=float(dpi))
+    elif not cv2.imwrite(str(path), page):
+        raise OSError(f"{path}: cannot write the marker sheet")
+    return path
 
 
 def grid_from_markers(

@@ -48,7 +48,9 @@ class Intrinsics:
             dist = np.array(data["dist_coeffs"], float).ravel()
             size = tuple(int(v) for v in data["image_size"])
         except (KeyError, TypeError, ValueError):
-            raise CalibrationError("intrinsics need camera_matrix, dist_coeffs, image_size")
+            raise CalibrationError(
+                "intrinsics need camera_matrix, dist_coeffs, image_size"
+            ) from None
         if len(size) != 2 or dist.size not in (4, 5, 8, 12, 14):
             raise CalibrationError("intrinsics have the wrong shape")
         return cls(matrix, dist, (size[0], size[1]), float(data.get("rms", 0.0)))

@@ -17,7 +17,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -92,7 +92,7 @@ class CalibrationProfile:
             south=side,
             marker_positions=positions,
             intrinsics=intrinsics,
-            created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            created=datetime.now(UTC).isoformat(timespec="seconds"),
             confidence=location.confidence,
         )
 
@@ -138,7 +138,8 @@ class CalibrationProfile:
             "markers": {
                 "dictionary": "DICT_4X4_50",
                 "positions": {
-                    str(k): np.round(v, 4).tolist() for k, v in sorted(self.marker_positions.items())
+                    str(k): np.round(v, 4).tolist()
+                    for k, v in sorted(self.marker_positions.items())
                 },
             } if self.marker_positions else None,
             "intrinsics": self.intrinsics.to_json() if self.intrinsics else None,

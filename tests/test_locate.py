@@ -13,7 +13,14 @@ from referee.boardtext import parse_board_text
 from vision.errors import BoardNotFoundError, ImageQualityError
 from vision.eval_corners import corner_errors_cells, expected_corners
 from vision.image import load_image
-from vision.locate import BoardLocation, find_board, south_at, south_at_bottom
+from vision.locate import (
+    CONFIG,
+    BoardLocation,
+    find_board,
+    grow_corners,
+    south_at,
+    south_at_bottom,
+)
 from vision.render import RenderOptions, render_board_photo
 from vision.truth import read_truth
 
@@ -51,21 +58,25 @@ POSITION = parse_board_text("""\
 
 
 def _expected(corners: np.ndarray, orientation: int) -> np.ndarray:
-    return expected_corners([tuple(c) for c in corners], orientation)
+    """Render corners sit on the centre of the border line; ours on its outer edge (as the truth
+    files of real photos do), half a border line further out."""
+    centred = expected_corners([tuple(c) for c in corners], orientation)
+    return grow_corners(centred, CONFIG.border_half_width_cells)
 
 
 @pytest.mark.photos
 @pytest.mark.parametrize("name", REAL)
-def test_real_photo_grid_found_within_half_a_cell(name: str) -> None:
+def test_real_photo_grid_found_within_a_third_of_a_cell(name: str) -> None:
     truth = read_truth(PHOTOS / name)
     location = find_board(load_image(PHOTOS / name))
     assert isinstance(location, BoardLocation)
     errors = corner_errors_cells(location.corners, expected_corners(truth.corners,
                                                                     truth.orientation))
-    # Worst corner within half a cell, and the default South (image bottom) labelled as the
-    # truth orientation implies (a wrong labelling would be ~15 cells off).
-    assert errors.max() < 0.5, errors
-    assert errors.mean() < 0.3, errors
+    # Worst corner within a third of a cell (the worst of all 31 dev photos is 0.33), and the
+    # default South (image bottom) labelled as the truth orientation implies (a wrong labelling
+    # would be ~15 cells off).
+    assert errors.max() < 0.35, errors
+    assert errors.mean() < 0.25, errors
     assert 0.4 <= location.confidence <= 1.0
 
 
@@ -79,8 +90,16 @@ def test_real_photo_grid_found_within_half_a_cell(name: str) -> None:
                             noise=6),
         # Nearly straight down, turned a little (not a multiple of 90 degrees).
         RenderOptions.clean(board_style="modern", tilt=20, azimuth=14, clutter=3),
+        # Steep and square to the camera: the side lines stay parallel in the photo, so the
+        # vanishing points cannot tell the focal length (nor how long the cells are).
+        RenderOptions.clean(board_style="classic", tilt=50, azimuth=0),
+        # Steep, with loose tiles about.
+        RenderOptions.clean(board_style="modern", tilt=50, azimuth=160, clutter=5),
+        # The German green board, upside down and steep.
+        RenderOptions.clean(board_style="green", tilt=45, azimuth=195, clutter=1),
     ],
-    ids=["classic-turned-90", "modern-dim-270", "modern-skewed"],
+    ids=["classic-turned-90", "modern-dim-270", "modern-skewed", "classic-steep-square",
+         "modern-steep", "green-steep-180"],
 )
 def test_rendered_board_found_to_a_tenth_of_a_cell(options: RenderOptions) -> None:
     photo = render_board_photo(POSITION, seed=5, width=1200, height=900, options=options)
@@ -122,8 +141,9 @@ def test_drawn_grid_under_a_known_homography_turned_a_quarter() -> None:
     # Default South is the image bottom: our TL is the drawn grid's BL (390,150)... etc.
     expected = south_at_bottom(grid_dst)
     assert np.allclose(expected[0], [390, 150])
-    errors = corner_errors_cells(location.corners, expected)
-    assert errors.max() < 0.1, errors
+    errors = corner_errors_cells(location.corners,
+                                 grow_corners(expected, CONFIG.border_half_width_cells))
+    assert errors.max() < 0.05, errors
 
 
 def test_hint_refines_a_rough_guess() -> None:
@@ -135,6 +155,48 @@ def test_hint_refines_a_rough_guess() -> None:
     location = find_board(photo.image, hint=rough)
     assert location.method.startswith("hint")
     assert corner_errors_cells(location.corners, truth).max() < 0.1
+
+
+def test_grid_on_wood_grain_is_refused_rather_than_guessed() -> None:
+    """Steep, square to the camera, strong wood grain: the grain out-weighs one family of grid
+    lines and no grid is found in this render. The finder must say so, not return a grid that
+    sits on the grain (a known miss, kept here so it stays an honest one)."""
+    photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
+                               options=RenderOptions.clean(board_style="modern", tilt=55,
+                                                           azimuth=180, clutter=4))
+    try:
+        location = find_board(photo.image)
+    except BoardNotFoundError:
+        return
+    errors = corner_errors_cells(location.corners, _expected(photo.corners, photo.orientation))
+    assert errors.max() < 0.25, errors
+
+
+@pytest.mark.photos
+@pytest.mark.parametrize(
+    "spoil, error, message",
+    [
+        # The bottom half of the board cut away by the photo's edge.
+        (lambda im: im[: int(im.shape[0] * 0.55)], BoardNotFoundError, "cut off"),
+        (lambda im: (im * 0.06).astype(np.uint8), ImageQualityError, "too dark"),
+        (lambda im: cv2.GaussianBlur(im, (0, 0), 12), ImageQualityError, "too blurry"),
+    ],
+    ids=["cut-off", "dark", "blurry"],
+)
+def test_spoilt_real_photo_gets_a_reason_not_a_guess(spoil, error, message) -> None:
+    image = load_image(PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_163953.jpg")
+    with pytest.raises(error, match=message):
+        find_board(spoil(image))
+
+
+@pytest.mark.parametrize("keep", [0.5, 0.7])
+def test_rendered_board_running_off_the_photo_is_cut_off(keep: float) -> None:
+    photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
+                               options=RenderOptions.clean(tilt=20, clutter=3))
+    with pytest.raises(BoardNotFoundError, match="cut off"):
+        find_board(photo.image[: int(900 * keep)])
+    with pytest.raises(BoardNotFoundError, match="cut off"):
+        find_board(photo.image[:, : int(1200 * keep)])
 
 
 def test_blank_image_has_no_board() -> None:
@@ -158,6 +220,31 @@ def test_blurred_board_is_too_blurry() -> None:
                                options=RenderOptions.clean(tilt=20))
     with pytest.raises(ImageQualityError, match="blurry"):
         find_board(cv2.GaussianBlur(photo.image, (0, 0), 14))
+
+
+@pytest.mark.parametrize(
+    "image, message",
+    [
+        (None, "non-empty image"),
+        (np.zeros((0, 0, 3), np.uint8), "non-empty image"),
+        (np.zeros((300, 300, 3), np.float32), "8-bit image"),
+        (np.zeros((300, 300, 2), np.uint8), "2 channels"),
+    ],
+    ids=["none", "empty", "float", "two-channels"],
+)
+def test_bad_arrays_are_refused_in_one_line(image, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        find_board(image)
+
+
+def test_grey_and_bgra_photos_are_found_like_bgr() -> None:
+    photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
+                               options=RenderOptions.clean(tilt=20))
+    truth = _expected(photo.corners, photo.orientation)
+    grey = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    bgra = cv2.cvtColor(photo.image, cv2.COLOR_BGR2BGRA)
+    for image in (grey, grey[:, :, None], bgra):
+        assert corner_errors_cells(find_board(image).corners, truth).max() < 0.15
 
 
 def test_errors_are_one_line_value_errors() -> None:

@@ -7,13 +7,25 @@ families of 16 equally spaced straight lines. The steps:
 1. Line segments (LSD) on a copy about 640 px across.
 2. The two dominant families of segments and their vanishing points (RANSAC, then least squares):
    the line through the two vanishing points undoes the perspective up to an affine map, after
-   which every grid line of a family is parallel and the 16 lines are *equally spaced*.
+   which every grid line of a family is parallel and the 16 lines are *equally spaced*. Only the
+   cells' aspect still depends on the focal length; when the vanishing points cannot measure it
+   (a family stays parallel in the photo), every aspect a phone's focal could give is allowed.
 3. In that frame, a comb of 16 equally spaced lines is fitted to the segment positions of each
    family (period and phase searched exhaustively). This counts lines, so the frame and the
    board's outer edge cannot be mistaken for the grid unless they sit exactly one cell out.
-4. Refinement on the full-size photo: rectify with the current corners, measure where each of the
-   16 + 16 lines really is in every row/column band, fit the homography to the 256 measured
-   intersections, repeat. This pulls a half-cell guess to a few hundredths of a cell.
+4. Refinement on the photo (shrunk to ~2.5x the measuring resolution): rectify with the current
+   corners, measure where the centre of each of the 16 + 16 lines is in every row/column band,
+   fit the homography to the 256 intersections, repeat; then slide by whole cells to where the
+   squares look most like squares, and try twice the cell size when every other line is missing
+   (a comb locked on half the period).
+5. Judging: line support x square-likeness is the confidence; a grid is refused when either
+   family of lines is poorly seen, or when it is only part of a board (lines near one end
+   missing, or every other line) -- then "cut off" if the board would run off the photo.
+   Failures look again once, on a bigger copy and pairing a third family of lines (wood grain can
+   out-weigh one family of grid lines), so only hard photos pay for it.
+
+Corners are the *outer edge* of the grid's border line (as people and the truth files put them):
+the line centres found, moved out by half a border line (``border_half_width_cells``).
 
 The corner order: TL, TR, BR, BL of the South view, where South is, by default, the board edge
 nearest the bottom of the image (the premium layout is symmetric, so pixels cannot tell South).
@@ -21,7 +33,9 @@ nearest the bottom of the image (the premium layout is symmetric, so pixels cann
 
 from __future__ import annotations
 
+import itertools
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -38,42 +52,62 @@ class LocateConfig:
     """Every threshold of the finder in one place (see the module docstring for the steps)."""
 
     work_px: int = 640  # long side of the copy the rough search runs on
+    retry_work_px: int = 960  # ...and of the one it looks again on when that finds nothing
+    lsd_scale: float = 0.8  # LSD's own downscale of the work copy (its default)
     min_segment_px: float = 6.0  # shorter LSD segments are texture, not lines
     family_inlier_deg: float = 2.0  # a segment belongs to a vanishing point within this angle
     ransac_iterations: int = 200
-    ransac_scored: int = 500  # longest segments that score the hypotheses
+    ransac_scored: int = 300  # longest segments that score the hypotheses
     min_family_separation_deg: float = 25.0  # the two families' directions differ at least so
     comb_min_cells_frac: float = 0.15  # the grid spans at least this share of the segment cloud
     comb_max_cells_frac: float = 1.05
-    comb_log_step: float = 0.015  # period ladder of the comb search (1.5 % steps)
+    comb_log_step: float = 0.025  # period ladder of the comb search (2.5 % steps)
     comb_bins: int = 500  # histogram bins across the segment cloud
     max_aspect: float = 1.25  # cell width / height allowed in the rectified frame
+    unknown_focal_range: tuple[float, float] = (0.9, 4.0)  # phone focals, in half long sides
+    vp_angle_noise_deg: float = 0.5  # direction error of a fitted vanishing point, about
+    focal_max_rel_error: float = 0.3  # a focal (squared) less certain than this is not used
     default_focal: float = 1.6  # in half long sides (~65 degrees across the long side)
     min_focal: float = 0.5
     max_focal: float = 6.0
     refine_cell_px: int = 24  # cell size of the rectified image the refinement measures in
     refine_rounds: int = 3
+    refine_source_cells: float = 2.5  # photo shrunk to about this many refine cells per cell
     shift_search_cells: int = 7  # how many whole cells the grid may slide after the comb
     shift_cell_px: int = 16
     min_shift_gain: float = 0.5  # mean cellness gained per cell moved in, to accept a shift
     refine_search_cells: float = 0.35  # how far (cells) a line may move in one round
+    line_smooth_cells: float = 0.06  # line profiles smoothed this much: a line's 2 edges -> 1 peak
     support_tolerance: float = 0.15  # cells: a line sample this close to the grid supports it
     support_strength: float = 1.5  # ...and stands out this much from its surroundings
-    focus_passes: int = 2  # re-runs on the segments inside the last pass's best grid...
+    focus_passes: int = 1  # re-runs on the segments inside the last pass's best grid...
     focus_period_range: float = 0.2  # log-range of periods a focused pass searches
     focus_converged_cells: float = 0.5  # stop re-running once the best grid moves less
     second_pass_grow: float = 1.15  # ...grown by this factor about its centre
     comb_candidates: int = 3  # rough hypotheses refined when the first is not convincing
     good_enough: float = 0.85  # line support that (with square-like cells) ends the search
-    max_hypotheses: int = 6
+    max_hypotheses: int = 6  # (the thorough second look: two more)
+    same_quad_cells: float = 0.4  # a hypothesis this close to one already refined is skipped
+    hopeless_support_gap: float = 0.15  # ...as is one this far below the best after one round
     cellness_weight: float = 0.2
+    parity_min_support: float = 0.5  # every other line seen this well...
+    parity_ratio: float = 0.4  # ...and the others less than this share of it: period halved
     symmetry_cell_px: int = 12
     min_symmetry_gain: float = 0.15  # relative drop of asymmetry needed to move by a cell
     cellness_full: float = 1.0  # mean cellness at which the squares count as fully convincing
     min_confidence: float = 0.4  # below this we say "no board" rather than guess
+    min_axis_support: float = 0.36  # ...as when either family of grid lines is this poorly seen
     dark_p99: float = 30.0  # 99th-percentile grey below which the photo is too dark
     blur_laplacian_var: float = 12.0  # variance of Laplacian (on the work copy) below: too blurry
     cut_off_margin_cells: float = 0.15  # a corner this far outside the image: board cut off
+    end_block_lines: int = 4  # the lines next to the outermost one, at each end of an axis...
+    min_end_support: float = 0.25  # ...seen less than this: not a whole board (photos: >= 0.35)
+    end_support_ratio: float = 0.45  # ...or than this share of the axis' median (photos: 0.64)
+    # The refinement finds the *centres* of the grid lines; a grid's corner is the outer edge of
+    # its border line (where people, and the truth files, put it). Half a border line, in cells:
+    # fitted on the dev photos (0.1 is best on every leave-one-source-out split; 27 of 31
+    # within a quarter cell held out, 19 without it).
+    border_half_width_cells: float = 0.1
 
 
 CONFIG = LocateConfig()
@@ -105,7 +139,7 @@ def check_quality(gray_work: np.ndarray, config: LocateConfig = CONFIG) -> np.nd
     usable contrast once stretched, a black frame does not. Blur is judged only when finding
     fails, so a soft but findable board is never refused.
     """
-    low, high = np.percentile(gray_work, [1, 99])
+    low, high = _percentiles(gray_work, (1, 99))
     if high < config.dark_p99:
         raise ImageQualityError(
             f"photo too dark to find the board (brightest parts {high:.0f} of 255)"
@@ -114,6 +148,30 @@ def check_quality(gray_work: np.ndarray, config: LocateConfig = CONFIG) -> np.nd
         scale = 255.0 / max(high - low, 1.0)
         gray_work = cv2.convertScaleAbs(gray_work, alpha=scale, beta=-low * scale)
     return gray_work
+
+
+def _percentiles(gray: np.ndarray, percents: tuple[float, ...]) -> tuple[float, ...]:
+    """Percentiles of a uint8 image from its histogram (a sort of every pixel costs 20x more)."""
+    if gray.dtype != np.uint8:
+        return tuple(float(v) for v in np.percentile(gray, percents))
+    cumulative = np.cumsum(np.bincount(gray.ravel(), minlength=256))
+    total = cumulative[-1]
+    return tuple(
+        float(np.searchsorted(cumulative, p / 100 * total, side="left")) for p in percents
+    )
+
+
+def downscale(gray: np.ndarray, factor: float) -> np.ndarray:
+    """``gray`` scaled by ``factor`` (< 1): exact halvings (pixel averages, nearly free) down to
+    within a factor two, then one area resize of the smaller image (a bilinear one would alias
+    away the thin grid lines)."""
+    while factor <= 0.5 and min(gray.shape[:2]) >= 2:
+        gray = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
+                          interpolation=cv2.INTER_AREA)
+        factor *= 2
+    if factor < 0.999:
+        gray = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    return gray
 
 
 def _blur_measure(gray_work: np.ndarray) -> float:
@@ -126,7 +184,7 @@ def _blur_measure(gray_work: np.ndarray) -> float:
 
 def _segments(gray: np.ndarray, config: LocateConfig) -> np.ndarray:
     """LSD segments as an (N, 4) float array x1 y1 x2 y2, short ones dropped."""
-    detector = cv2.createLineSegmentDetector()
+    detector = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD, config.lsd_scale)
     found = detector.detect(gray)[0]
     if found is None:
         return np.zeros((0, 4), np.float64)
@@ -214,33 +272,37 @@ def _comb_scores(
     hist32 = hist.reshape(1, -1).astype(np.float32)
     offsets = np.full(len(periods), np.nan)
     scores = np.full(len(periods), -np.inf)
-    smooth_cache: dict[int, np.ndarray] = {}
     ks = np.arange(LINES)
-    for i, period in enumerate(periods):
-        sigma_bins = max(0.7, 0.08 * period / resolution)
-        key = int(round(sigma_bins * 4))
-        if key not in smooth_cache:
-            ksize = int(6 * sigma_bins) | 1
-            profile = cv2.GaussianBlur(hist32, (ksize, 1), sigma_bins).ravel()
-            # Scale so a tooth collects the weight within about a tenth of a cell, whatever the
-            # period: an area-normalised kernel would favour narrow teeth, i.e. tiny combs.
-            profile = profile * (sigma_bins * np.sqrt(2 * np.pi))
-            smooth_cache[key] = np.sqrt(np.maximum(profile, 0))
-        profile = smooth_cache[key]
-        last = len(profile) - int(np.ceil(SIZE * period / resolution)) - 1
-        if last <= 0:
+    sigmas = np.maximum(0.7, 0.08 * periods / resolution)
+    keys = np.round(sigmas * 4).astype(int)
+    n = hist32.shape[1]
+    # Periods sharing a smoothing width are scored together: every start of every comb at once.
+    for key in np.unique(keys):
+        group = np.flatnonzero(keys == key)
+        sigma_bins = float(sigmas[group[0]])
+        ksize = int(6 * sigma_bins) | 1
+        profile = cv2.GaussianBlur(hist32, (ksize, 1), sigma_bins).ravel()
+        # Scale so a tooth collects the weight within about a tenth of a cell, whatever the
+        # period: an area-normalised kernel would favour narrow teeth, i.e. tiny combs.
+        profile = np.sqrt(np.maximum(profile * (sigma_bins * np.sqrt(2 * np.pi)), 0))
+        steps = periods[group] / resolution
+        lasts = n - np.ceil(SIZE * steps).astype(int) - 1
+        group, steps, lasts = group[lasts > 0], steps[lasts > 0], lasts[lasts > 0]
+        if len(group) == 0:
             continue
-        starts = np.arange(last)[:, None]
-        teeth = np.round(ks * period / resolution).astype(int)
-        gaps = np.round((ks[:-1] + 0.5) * period / resolution).astype(int)
+        padded = np.concatenate([profile, np.zeros(n + 2, profile.dtype)])
+        starts = np.arange(int(lasts.max()))[None, :, None]
+        teeth = np.round(ks[None, :] * steps[:, None]).astype(int)[:, None, :]
+        gaps = np.round((ks[None, :-1] + 0.5) * steps[:, None]).astype(int)[:, None, :]
         # Teeth minus the gaps between them: a comb of the wrong period also collects lines
         # in its gaps, a comb on the grid does not (cell middles hold no long lines).
-        tooth_sums = profile[starts + teeth].sum(axis=1) - profile[starts + gaps].sum(
-            axis=1
-        ) * (LINES / SIZE)
-        j = int(np.argmax(tooth_sums))
-        offsets[i] = bins[j] + resolution / 2
-        scores[i] = tooth_sums[j]
+        sums = padded[starts + teeth].sum(axis=2) - padded[starts + gaps].sum(axis=2) * (
+            LINES / SIZE
+        )
+        sums[starts[0, :, 0][None, :] >= lasts[:, None]] = -np.inf
+        best = np.argmax(sums, axis=1)
+        offsets[group] = bins[best] + resolution / 2
+        scores[group] = sums[np.arange(len(group)), best]
     return offsets, scores
 
 
@@ -249,6 +311,7 @@ def _comb_candidates(
     y_family: tuple[np.ndarray, np.ndarray],
     config: LocateConfig,
     expected_period: float | None = None,
+    aspect_range: tuple[float, float] | None = None,
 ) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
     """Pairs of combs whose periods agree (the metric frame makes cells nearly square), best
     first; each (offset, period, score) per axis. Several are kept because logos, score charts
@@ -265,15 +328,22 @@ def _comb_candidates(
             return []
     log_step = config.comb_log_step
     periods = np.exp(np.arange(log_lo, log_hi, log_step))
-    # One resolution for all: offsets to ~1/16 cell and periods to 1.5 % are well inside what the
-    # line-by-line refinement pulls in (a third of a cell).
+    # One resolution for all: offsets to ~1/16 cell and periods to 2.5 % (at most 0.1 cell off at
+    # either end of a comb centred on the grid) are inside what the line-by-line refinement pulls
+    # in (a third of a cell).
     x_off, x_score = _comb_scores(*x_family, periods, config.comb_bins)
     y_off, y_score = _comb_scores(*y_family, periods, config.comb_bins)
-    band = int(round(np.log(config.max_aspect) / log_step))
+    # y periods paired with x period i: log(py / px) within the aspect range.
+    if aspect_range is None:
+        aspect_range = (-np.log(config.max_aspect), np.log(config.max_aspect))
+    below = int(np.floor(aspect_range[0] / log_step))
+    above = int(np.ceil(aspect_range[1] / log_step))
     pair_total = np.full(len(periods), -np.inf)
     pair_j = np.zeros(len(periods), int)
     for i in range(len(periods)):
-        lo, hi = max(0, i - band), min(len(periods), i + band + 1)
+        lo, hi = max(0, i + below), min(len(periods), i + above + 1)
+        if hi <= lo:
+            continue
         j = lo + int(np.argmax(y_score[lo:hi]))
         pair_total[i], pair_j[i] = x_score[i] + y_score[j], j
     suppress = int(round(np.log(1.15) / log_step))
@@ -294,23 +364,32 @@ def _comb_candidates(
 
 
 def _metric_rectification(
-    vp_a: np.ndarray, vp_b: np.ndarray, config: LocateConfig
-) -> np.ndarray:
+    vp_a: np.ndarray, vp_b: np.ndarray, config: LocateConfig, focal: float | None = None
+) -> tuple[np.ndarray, bool]:
     """A homography (normalised image coords -> board frame) making family A vertical, B
-    horizontal and, as far as the focal length estimate allows, cells square.
+    horizontal and, as far as the focal length estimate allows, cells square; and whether the
+    focal length was measured (False: a typical one was assumed, so cells may come out oblong:
+    over 2:1 in a steep view whose other family of lines stays parallel). ``focal`` forces one.
 
     The camera is rotated (virtually) to face the board: the plane normal is K' times the
     vanishing line. The focal length comes from the two vanishing points (orthogonal directions),
     falling back to a typical phone's when they are too close to infinity to tell.
     """
     horizon = np.cross(vp_a, vp_b)
-    focal = config.default_focal
-    if abs(vp_a[2]) > 1e-9 and abs(vp_b[2]) > 1e-9:
+    measured = focal is not None
+    focal = config.default_focal if focal is None else focal
+    if not measured and abs(vp_a[2]) > 1e-9 and abs(vp_b[2]) > 1e-9:
         a = vp_a[:2] / vp_a[2]
         b = vp_b[:2] / vp_b[2]
         f2 = -float(a @ b)
+        # f^2 = -a.b is only as good as the directions of a and b: a vanishing point far out
+        # (lines nearly parallel in the photo) turns a fraction of a degree into a wild focal.
+        error = np.linalg.norm(a) * np.linalg.norm(b) * 2 * np.sin(
+            np.radians(config.vp_angle_noise_deg)
+        )
         if config.min_focal**2 < f2 < config.max_focal**2:
             focal = float(np.sqrt(f2))
+            measured = error < config.focal_max_rel_error * f2
     k = np.diag([focal, focal, 1.0])
     normal = k.T @ horizon
     normal = normal / np.linalg.norm(normal)
@@ -334,17 +413,46 @@ def _metric_rectification(
         raise BoardNotFoundError("no Scrabble board found in the photo (parallel line families)")
     affine = np.eye(3)
     affine[:2, :2] = np.linalg.inv(basis)
-    return affine @ to_front
+    return affine @ to_front, measured
 
 
-def _rough_grids(gray: np.ndarray, config: LocateConfig) -> tuple[list[np.ndarray], dict]:
+def _aspect_range(
+    vp_a: np.ndarray, vp_b: np.ndarray, to_rect: np.ndarray, measured: bool,
+    config: LocateConfig,
+) -> tuple[float, float]:
+    """The range of log(cell height / cell width) a square cell may show in ``to_rect``'s frame.
+
+    Only the cells' aspect depends on the focal length (the frames of two focal lengths differ
+    by a scaling of each axis), so an unmeasured focal widens the comb pairing to every aspect
+    a plausible phone focal length would give, instead of guessing one.
+    """
+    tolerance = np.log(config.max_aspect)
+    if measured:
+        return -tolerance, tolerance
+    logs = [0.0]
+    for focal in config.unknown_focal_range:
+        other, _ = _metric_rectification(vp_a, vp_b, config, focal)
+        change = other @ np.linalg.inv(to_rect)
+        change = change / change[2, 2]
+        # A square in the true frame (focal f) shows sx/sy in ours: x scaled sx, y sy there.
+        logs.append(float(np.log(abs(change[0, 0]) / max(abs(change[1, 1]), 1e-12))))
+    return min(logs) - tolerance, max(logs) + tolerance
+
+
+def _rough_grids(
+    gray: np.ndarray, config: LocateConfig, details: dict, thorough: bool = False
+) -> Iterator[np.ndarray]:
     """Candidate grid corners (4x2, work-copy pixels, clockwise from any corner), best first.
 
     Two passes: the first uses every segment in the photo; the second only those inside the
     first pass's best grid, so that wood grain, table edges and clutter no longer pull the
     vanishing points (a slightly wrong perspective makes the comb take the frame for a line).
+    Lazily: when the first pass's best grid settles convincingly, the second never runs.
+    ``thorough`` (the second look at a photo) also pairs a third family of lines with each of
+    the first two.
     """
     segs = _segments(gray, config)
+    details["segments"] = int(len(segs))
     if len(segs) < 30:
         raise BoardNotFoundError("no Scrabble board found in the photo (too few straight lines)")
     height, width = gray.shape
@@ -353,13 +461,18 @@ def _rough_grids(gray: np.ndarray, config: LocateConfig) -> tuple[list[np.ndarra
     norm_segs = np.column_stack(
         [(segs[:, :2] - centre) / scale, (segs[:, 2:] - centre) / scale]
     )
+
+    def photo(quad: np.ndarray) -> np.ndarray:
+        return _clockwise(quad * scale + centre)
+
     rng = np.random.default_rng(12345)
     first = _grids_from_segments(norm_segs, rng, config)
-    quads = list(first)
-    focus = first[0] if first else None
+    if not first:
+        return
+    yield photo(first[0])
+    later = list(first[1:])
+    focus = first[0]
     for _pass in range(config.focus_passes):
-        if focus is None:
-            break
         grown = focus.mean(axis=0) + (focus - focus.mean(axis=0)) * config.second_pass_grow
         inside = _inside_quad(norm_segs[:, :2], grown) & _inside_quad(norm_segs[:, 2:], grown)
         if inside.sum() < 30:
@@ -370,15 +483,19 @@ def _rough_grids(gray: np.ndarray, config: LocateConfig) -> tuple[list[np.ndarra
             break
         if not focused:
             break
-        quads = focused[:1] + quads + focused[1:]
+        yield photo(focused[0])
+        later += focused[1:]
         moved = np.max(np.linalg.norm(focused[0] - focus, axis=1)) / (
             np.mean(np.linalg.norm(focus - np.roll(focus, 1, axis=0), axis=1)) / SIZE
         )
         focus = focused[0]
         if moved < config.focus_converged_cells:
             break
-    details = {"segments": int(len(segs))}
-    return [_clockwise(q * scale + centre) for q in quads], details
+    for quad in later:
+        yield photo(quad)
+    if thorough:
+        for quad in _third_family_grids(norm_segs, np.random.default_rng(54321), config):
+            yield photo(quad)
 
 
 def _inside_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -391,26 +508,55 @@ def _inside_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.all(signs >= 0, axis=0) | np.all(signs <= 0, axis=0)
 
 
+def _families(
+    norm_segs: np.ndarray, rng: np.random.Generator, config: LocateConfig, count: int = 2
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Up to ``count`` families of segments, strongest first: (vanishing point, member mask).
+
+    Each next family is found among the segments no earlier family claims and that point well
+    away from every earlier family's direction.
+    """
+    lines = _homogeneous_lines(norm_segs)
+    lengths = np.hypot(norm_segs[:, 2] - norm_segs[:, 0], norm_segs[:, 3] - norm_segs[:, 1])
+    families: list[tuple[np.ndarray, np.ndarray]] = []
+    free = np.ones(len(norm_segs), bool)
+    separation = np.sin(np.radians(config.min_family_separation_deg))
+    for _ in range(count):
+        if families and free.sum() < 10:
+            break
+        vp, members_free = _ransac_vp(norm_segs[free], lines[free], lengths[free], rng, config)
+        members = np.zeros(len(norm_segs), bool)
+        members[np.flatnonzero(free)[members_free]] = True
+        families.append((vp, members))
+        free &= ~members & (_angle_to_vp(norm_segs, vp) > separation)
+    return families
+
+
 def _grids_from_segments(
     norm_segs: np.ndarray,
     rng: np.random.Generator,
     config: LocateConfig,
     previous: np.ndarray | None = None,
 ) -> list[np.ndarray]:
-    """Vanishing points, metric frame and combs for one set of segments (normalised coords)."""
-    lines = _homogeneous_lines(norm_segs)
-    lengths = np.hypot(norm_segs[:, 2] - norm_segs[:, 0], norm_segs[:, 3] - norm_segs[:, 1])
-    vp_a, in_a = _ransac_vp(norm_segs, lines, lengths, rng, config)
-    # The second family: segments far from the first family's direction.
-    away = _angle_to_vp(norm_segs, vp_a) > np.sin(np.radians(config.min_family_separation_deg))
-    rest = ~in_a & away
-    if rest.sum() < 10:
+    """Vanishing points, metric frame and combs for one set of segments (normalised coords),
+    from the two strongest families of segments."""
+    families = _families(norm_segs, rng, config, 2)
+    if len(families) < 2:
         raise BoardNotFoundError("no Scrabble board found in the photo (one family of lines only)")
-    vp_b, in_b_rest = _ransac_vp(norm_segs[rest], lines[rest], lengths[rest], rng, config)
-    in_b = np.zeros(len(norm_segs), bool)
-    in_b[np.flatnonzero(rest)[in_b_rest]] = True
+    return _pair_grids(norm_segs, families[0], families[1], config, previous)
 
-    to_rect = _metric_rectification(vp_a, vp_b, config)
+
+def _pair_grids(
+    norm_segs: np.ndarray,
+    family_a: tuple[np.ndarray, np.ndarray],
+    family_b: tuple[np.ndarray, np.ndarray],
+    config: LocateConfig,
+    previous: np.ndarray | None = None,
+) -> list[np.ndarray]:
+    """Rough grids (normalised coords) whose lines are the two given families."""
+    (vp_a, in_a), (vp_b, in_b) = family_a, family_b
+    to_rect, focal_measured = _metric_rectification(vp_a, vp_b, config)
+    aspect = _aspect_range(vp_a, vp_b, to_rect, focal_measured, config)
 
     def family_positions(mask: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
         p1, w1 = _apply(to_rect, norm_segs[mask, :2])
@@ -433,7 +579,7 @@ def _grids_from_segments(
                 rect_prev - np.roll(rect_prev, 1, axis=0), axis=1))) / SIZE
     quads = []
     for (ox, px, _), (oy, py, _) in _comb_candidates(
-        (x_pos, x_w / x_w.sum()), (y_pos, y_w / y_w.sum()), config, expected
+        (x_pos, x_w / x_w.sum()), (y_pos, y_w / y_w.sum()), config, expected, aspect
     ):
         rect_corners = np.array(
             [[ox, oy], [ox + SIZE * px, oy], [ox + SIZE * px, oy + SIZE * py],
@@ -442,6 +588,24 @@ def _grids_from_segments(
         pts, _ = _apply(back, rect_corners)
         if np.all(np.isfinite(pts)):
             quads.append(pts)
+    return quads
+
+
+def _third_family_grids(
+    norm_segs: np.ndarray, rng: np.random.Generator, config: LocateConfig
+) -> list[np.ndarray]:
+    """Rough grids that pair a third family with each of the two strongest: wood grain, floor
+    boards or a table edge can out-weigh one family of grid lines."""
+    families = _families(norm_segs, rng, config, 3)
+    quads: list[np.ndarray] = []
+    if len(families) < 3:
+        return quads
+    for first, second in ((0, 2), (1, 2)):
+        try:
+            best = _pair_grids(norm_segs, families[first], families[second], config)
+        except BoardNotFoundError:
+            continue
+        quads += best[:1]
     return quads
 
 
@@ -626,6 +790,12 @@ def line_support(gray: np.ndarray, quad: np.ndarray, config: LocateConfig = CONF
     search window reaches a real line); counting only samples within a tenth of a cell of the
     expected position is what tells the true grid from a lucky one.
     """
+    return float(_line_hits(gray, quad, config).mean())
+
+
+def _line_hits(gray: np.ndarray, quad: np.ndarray, config: LocateConfig) -> np.ndarray:
+    """Per axis (vertical lines, horizontal lines) and line, the share of its 15 samples that
+    support it (see :func:`line_support`): a 2 x 16 array."""
     cell = config.refine_cell_px
     margin = cell
     rect, _ = _rectify_gray(gray, quad, cell, margin)
@@ -633,10 +803,35 @@ def line_support(gray: np.ndarray, quad: np.ndarray, config: LocateConfig = CONF
     expected = margin + np.arange(LINES)[:, None] * cell
     hits = []
     for axis in (0, 1):
-        found, strength = _find_lines(rect, axis, margin, cell, radius)
+        found, strength = _find_lines(rect, axis, margin, cell, radius, config)
         near = np.abs(np.nan_to_num(found - expected, nan=cell)) < config.support_tolerance * cell
-        hits.append((near & (strength > config.support_strength)).mean())
-    return float(np.mean(hits))
+        hits.append((near & (strength > config.support_strength)).mean(axis=1))
+    return np.array(hits)
+
+
+def _doubled(quad: np.ndarray, hits: np.ndarray, config: LocateConfig) -> np.ndarray | None:
+    """The grid of twice the cell size, when every other line of this one is missing.
+
+    A comb can lock onto half the true period (printed words and tile letters sit in the cell
+    middles); such a grid still lies on half its lines, so it is found and refined happily.
+    Its tell: along that axis the even lines are supported and the odd ones not (or the other
+    way round). The doubled grid keeps the supported lines and is centred where this one was.
+    """
+    lows, highs = [0.0, 0.0], [float(SIZE), float(SIZE)]
+    doubled = False
+    for axis in (0, 1):
+        even, odd = hits[axis, ::2].mean(), hits[axis, 1::2].mean()
+        strong, weak = max(even, odd), min(even, odd)
+        if strong >= config.parity_min_support and weak < config.parity_ratio * strong:
+            parity = 0 if even >= odd else 1
+            start = parity + 2 * round((SIZE / 2 - SIZE - parity) / 2)
+            lows[axis], highs[axis] = start, start + 2 * SIZE
+            doubled = True
+    if not doubled:
+        return None
+    grid = np.array([[lows[0], lows[1]], [highs[0], lows[1]], [highs[0], highs[1]],
+                     [lows[0], highs[1]]], float)
+    return _apply(grid_homography(quad), grid)[0]
 
 
 def symmetry_shift(
@@ -680,18 +875,27 @@ def symmetry_shift(
 
 
 def refine_corners(
-    gray: np.ndarray, corners: np.ndarray, config: LocateConfig = CONFIG
+    gray: np.ndarray, corners: np.ndarray, config: LocateConfig = CONFIG,
+    rounds: int | None = None,
 ) -> tuple[np.ndarray, float]:
     """Pull corners onto the grid lines of ``gray``; returns (corners, :func:`line_support`)."""
+    quad, hits = _refine(gray, corners, config, rounds)
+    return quad, float(hits.mean())
+
+
+def _refine(
+    gray: np.ndarray, corners: np.ndarray, config: LocateConfig, rounds: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`refine_corners`, with the per-line support (:func:`_line_hits`) of the result."""
     cell = config.refine_cell_px
     margin = cell  # one cell around the grid, so lines can be found a little outside
     quad = np.asarray(corners, dtype=np.float64)
     search = config.refine_search_cells
-    for _round in range(config.refine_rounds):
+    for _round in range(config.refine_rounds if rounds is None else rounds):
         rect, photo_to_rect = _rectify_gray(gray, quad, cell, margin)
         radius = int(round(search * cell))
-        found_x, strength_x = _find_lines(rect, 0, margin, cell, radius)
-        found_y, strength_y = _find_lines(rect, 1, margin, cell, radius)
+        found_x, strength_x = _find_lines(rect, 0, margin, cell, radius, config)
+        found_y, strength_y = _find_lines(rect, 1, margin, cell, radius, config)
         xs = _fit_lines(found_x, strength_x, margin, cell)
         ys = _fit_lines(found_y, strength_y, margin, cell)
         if xs is None or ys is None:
@@ -716,11 +920,12 @@ def refine_corners(
         search = max(0.15, search * 0.6)
         if shift < 0.01:
             break
-    return quad, line_support(gray, quad, config)
+    return quad, _line_hits(gray, quad, config)
 
 
 def _find_lines(
-    rect: np.ndarray, axis: int, margin: int, cell: int, radius: int
+    rect: np.ndarray, axis: int, margin: int, cell: int, radius: int,
+    config: LocateConfig = CONFIG,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Where each of the 16 lines crosses each of the 15 bands: (positions, strengths), 16x15.
 
@@ -735,11 +940,17 @@ def _find_lines(
     inset = cell // 6
     # Sum over each band's inner rows: (15, size)
     band_rows = grad[margin: margin + SIZE * cell].reshape(SIZE, cell, size)
-    profiles = band_rows[:, inset: cell - inset, :].sum(axis=1)
+    raw = band_rows[:, inset: cell - inset, :].sum(axis=1)
+    # A printed line has two edges: smooth across it so they merge into one peak at its centre
+    # (otherwise each band picks either edge, and a 2-pixel line jitters the fit by a pixel).
+    # The strength is still judged on the raw profile, where a thin line stands out most.
+    sigma = max(1.0, config.line_smooth_cells * cell)
+    profiles = cv2.GaussianBlur(raw, (int(6 * sigma) | 1, 1), sigma)
     centres = margin + np.arange(LINES) * cell
     offsets = np.arange(-radius, radius + 1)
     index = np.clip(centres[:, None] + offsets[None, :], 0, size - 1)  # (16, W)
     windows = profiles[:, index]  # (15, 16, W)
+    raw_windows = raw[:, index]
     j = np.argmax(windows, axis=2)
     width = windows.shape[2]
     jc = np.clip(j, 1, width - 2)
@@ -750,7 +961,9 @@ def _find_lines(
     delta = np.where(denom < 0, 0.5 * (a - c) / np.where(denom < 0, denom, -1), 0.0)
     interior = (j > 0) & (j < width - 1)
     positions = np.where(interior, centres[None, :] + offsets[jc] + delta, np.nan)
-    strengths = np.where(interior, b / (np.median(windows, axis=2) + 1e-6), 0.0)
+    near = np.clip(jc[..., None] + np.arange(-2, 3), 0, width - 1)
+    peak = np.take_along_axis(raw_windows, near, 2).max(axis=2)
+    strengths = np.where(interior, peak / (np.median(raw_windows, axis=2) + 1e-6), 0.0)
     return positions.T, strengths.T
 
 
@@ -772,6 +985,15 @@ def _line_fits(t: np.ndarray, found: np.ndarray, use: np.ndarray) -> tuple[np.nd
     return a, b, n
 
 
+def _masked_median(values: np.ndarray, use: np.ndarray) -> np.ndarray:
+    """Row medians of ``values`` over the ``use`` mask (0 for empty rows), without a loop."""
+    ordered = np.sort(np.where(use, values, np.inf), axis=1)
+    count = use.sum(axis=1)
+    low = np.take_along_axis(ordered, np.maximum(count - 1, 0)[:, None] // 2, 1)[:, 0]
+    high = np.take_along_axis(ordered, (count // 2)[:, None], 1)[:, 0]
+    return np.where(count > 0, (low + high) / 2, 0.0)
+
+
 def _fit_lines(
     found: np.ndarray, strength: np.ndarray, margin: int, cell: int
 ) -> list[tuple[float, float]] | None:
@@ -785,7 +1007,7 @@ def _fit_lines(
     found0 = np.nan_to_num(found)
     a, b, n = _line_fits(t, found0, use)
     resid = np.abs(found0 - (a[:, None] + b[:, None] * t))
-    med = np.array([np.median(r[u]) if u.any() else 0.0 for r, u in zip(resid, use)])
+    med = _masked_median(resid, use)
     keep = use & (resid < np.maximum(1.0, 2.5 * med)[:, None])
     a2, b2, n2 = _line_fits(t, found0, keep)
     a = np.where(n2 >= 4, a2, a)
@@ -800,7 +1022,7 @@ def _fit_lines(
     bad = (n < 4) | (np.abs(a - trend_a) > 0.35 * cell)
     a = np.where(bad, trend_a, a)
     b = np.where(bad, trend_b, b)
-    return [(float(x), float(y)) for x, y in zip(a, b)]
+    return [(float(x), float(y)) for x, y in zip(a, b, strict=True)]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -815,82 +1037,192 @@ def find_board(
     ``hint``: approximate corners (4x2, photo pixels, e.g. from a calibration profile or the
     previous frame); the rough search is skipped and only refinement runs.
     """
-    if image is None or not isinstance(image, np.ndarray) or image.ndim not in (2, 3):
-        raise VisionError("find_board needs an image array")
+    image = _as_bgr_or_gray(image)
     started = time.perf_counter()
     gray_full = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     height, width = gray_full.shape
-    factor = min(1.0, config.work_px / max(height, width))
-    gray = (
-        cv2.resize(gray_full, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-        if factor < 1
-        else gray_full
-    )
-    gray = check_quality(gray, config)
-    details: dict = {}
-    if hint is not None:
-        roughs = [np.asarray(hint, dtype=np.float64).reshape(4, 2)]
-        method = "hint+lines"
-    else:
-        try:
-            rough_work, details = _rough_grids(gray, config)
-        except BoardNotFoundError:
-            _raise_if_blurry(gray, config)
+    try:
+        found = _search(gray_full, config.work_px, hint, config, started)
+    except ImageQualityError:
+        raise
+    except BoardNotFoundError:
+        # A small board far away has cells of a few pixels in the work copy, and wood grain can
+        # out-weigh a family of grid lines: look again, once, on a bigger copy and with more
+        # line families before giving up (only failures pay for it).
+        if hint is not None:
             raise
-        roughs = [quad / factor for quad in rough_work]
-        method = "vanishing-points+comb+lines"
-    quad_ms = (time.perf_counter() - started) * 1000
-    best: tuple[float, float, np.ndarray, dict] | None = None
-    for number, rough in enumerate(roughs[: config.max_hypotheses]):
-        if not _plausible(rough, width, height):
-            continue
-        refined, confidence, info = _settle(gray_full, rough, config)
-        info["rough"] = rough
-        info["hypothesis"] = number
-        # Rank by how well the lattice fits, then by how much the 225 windows look like
-        # squares: support cannot tell a grid shifted by whole cells, cellness can.
-        rank = info["support"] + config.cellness_weight * min(info["cellness"], 2.5)
-        if best is None or rank > best[0]:
-            best = (rank, confidence, refined, info)
-        if info["support"] >= config.good_enough and info["cellness"] >= 1.0:
-            break
-    if best is None or best[1] < config.min_confidence:
-        _raise_if_blurry(gray, config)
-        raise BoardNotFoundError("no Scrabble board found in the photo")
+        found = _search(gray_full, config.retry_work_px, hint, config, started, thorough=True)
+    best, details, gray_refine, shrink = found
     _, confidence, refined, info = best
     move, gains = symmetry_shift(image, refined, config)
-    move = tuple(m if g >= config.min_symmetry_gain else 0 for m, g in zip(move, gains))
+    move = tuple(
+        m if g >= config.min_symmetry_gain else 0 for m, g in zip(move, gains, strict=True)
+    )
     info["symmetry_move"], info["symmetry_gain"] = move, gains
+    hits = info["line_hits"]
     if move != (0, 0):
         h = grid_homography(refined)
         grid = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], float) + move
-        refined, _ = refine_corners(gray_full, _apply(h, grid)[0], config)
+        refined, hits = _refine(gray_refine, _apply(h, grid)[0] * shrink, config)
+        refined = refined / shrink
+    _check_whole(refined, hits, width, height, config)
     details.update(info)
+    refined = grow_corners(refined, config.border_half_width_cells)
     _check_inside(refined, width, height, config)
     return BoardLocation(
         corners=south_at_bottom(refined),
         confidence=confidence,
-        method=method,
-        quad_found_in_ms=quad_ms,
+        method="hint+lines" if hint is not None else "vanishing-points+comb+lines",
+        quad_found_in_ms=details.get("quad_ms", 0.0),
         details=details,
     )
 
 
-def _settle(
+def _as_bgr_or_gray(image: object) -> np.ndarray:
+    """The photo as 8-bit grey or BGR, refusing what cannot be one (a typed, one-line error)."""
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
+        raise VisionError("find_board needs a non-empty image array")
+    if image.dtype != np.uint8:
+        raise VisionError(f"find_board needs an 8-bit image, not {image.dtype}")
+    if image.ndim == 3:
+        channels = image.shape[2]
+        if channels == 1:
+            return image[:, :, 0]
+        if channels == 4:
+            return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+        if channels != 3:
+            raise VisionError(f"find_board needs a grey, BGR or BGRA image, not {channels} "
+                              "channels")
+    return image
+
+
+def _search(
+    gray_full: np.ndarray, work_px: int, hint: np.ndarray | None, config: LocateConfig,
+    started: float, thorough: bool = False,
+) -> tuple[tuple[float, float, np.ndarray, dict], dict, np.ndarray, float]:
+    """The best refined grid: ((rank, confidence, corners, info), details, the refinement's
+    copy of the photo, its scale). Rough grids come from a copy ``work_px`` across (or the
+    hint); each is refined, slid by whole cells if need be, and rated."""
+    height, width = gray_full.shape
+    factor = min(1.0, work_px / max(height, width))
+    gray = downscale(gray_full, factor) if factor < 1 else gray_full
+    factor = gray.shape[1] / width
+    gray = check_quality(gray, config)
+    details: dict = {"segments": 0, "work_px": max(gray.shape)}
+    if hint is not None:
+        roughs: Iterator[np.ndarray] = iter([np.asarray(hint, dtype=np.float64).reshape(4, 2)])
+    else:
+        roughs = (quad / factor for quad in _rough_grids(gray, config, details, thorough))
+    best: tuple[float, float, np.ndarray, dict] | None = None
+    settled: list[np.ndarray] = []
+    gray_refine, shrink = gray_full, 1.0
+    try:
+        limit = config.max_hypotheses + (2 if thorough else 0)
+        for number, rough in enumerate(itertools.islice(roughs, limit)):
+            details.setdefault("quad_ms", (time.perf_counter() - started) * 1000)
+            if not _plausible(rough, width, height):
+                continue
+            # The passes often propose the same grid again; it would settle to the same place.
+            if any(_same_quad(rough, other, config.same_quad_cells) for other in settled):
+                continue
+            if not settled:
+                gray_refine, shrink = _refine_copy(gray_full, rough, config)
+            if best is not None and _hopeless(gray_refine, rough * shrink, best[3], config):
+                continue
+            refined, confidence, info = _settle(gray_refine, rough * shrink, config)
+            refined = refined / shrink
+            settled += [rough, refined]
+            info["rough"] = rough
+            info["hypothesis"] = number
+            rank = _rank(info, config)
+            if best is None or rank > best[0]:
+                best = (rank, confidence, refined, info)
+            if info["support"] >= config.good_enough and info["cellness"] >= 1.0:
+                break
+    except BoardNotFoundError:
+        if best is None:
+            _raise_if_blurry(gray, config)
+            raise
+    # Both families of lines must be there: a grid whose one axis sits on wood grain or table
+    # edges can still collect half its support from the other axis.
+    if (best is None or best[1] < config.min_confidence
+            or min(best[3]["axis_support"]) < config.min_axis_support):
+        _raise_if_blurry(gray, config)
+        raise BoardNotFoundError("no Scrabble board found in the photo")
+    return best, details, gray_refine, shrink
+
+
+def _hopeless(gray: np.ndarray, rough: np.ndarray, best: dict, config: LocateConfig) -> bool:
+    """Whether a further hypothesis can be dropped after one refinement round: its line
+    support is far below the best one's (a full settle costs several times more)."""
+    _, support = refine_corners(gray, rough, config, rounds=1)
+    return support < best["support"] - config.hopeless_support_gap
+
+
+def _refine_copy(
     gray_full: np.ndarray, rough: np.ndarray, config: LocateConfig
+) -> tuple[np.ndarray, float]:
+    """The photo the refinement warps from, and its scale: lines are measured at
+    ``refine_cell_px`` a cell, so a photo with cells several times that big is halved first
+    (the same precision, a fraction of the pixels to warp). Only exact halvings: they cost a
+    fraction of a millisecond, an area resize by another factor several milliseconds."""
+    small = gray_full
+    cell = _cell_px(rough)
+    while cell / 2 >= config.refine_source_cells * config.refine_cell_px:
+        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2),
+                           interpolation=cv2.INTER_AREA)
+        cell /= 2
+    return small, small.shape[1] / gray_full.shape[1]
+
+
+def _same_quad(a: np.ndarray, b: np.ndarray, cells: float) -> bool:
+    """Whether every corner of ``a`` lies within ``cells`` cells of some corner of ``b``."""
+    distances = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2).min(axis=1)
+    return bool(distances.max() < cells * _cell_px(b))
+
+
+def grow_corners(quad: np.ndarray, cells: float) -> np.ndarray:
+    """The quad moved ``cells`` outwards on every side, in the grid's own perspective."""
+    if cells == 0:
+        return quad
+    grid = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], float)
+    grown = grid + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * cells
+    return _apply(grid_homography(quad), grown)[0]
+
+
+def _settle(
+    gray_full: np.ndarray, rough: np.ndarray, config: LocateConfig, check_period: bool = True
 ) -> tuple[np.ndarray, float, dict]:
     """Refine a rough quad onto the lines, slide it by whole cells if the squares say so, and
     rate it: confidence = share of grid lines seen x how much the 225 squares look like squares.
+    A grid on every other line is also tried at twice the cell size (see :func:`_doubled`).
     """
-    refined, support = refine_corners(gray_full, rough, config)
+    refined, hits = _refine(gray_full, rough, config)
     moved = fix_grid_shift(gray_full, refined, config)
     if moved.shift != (0, 0):
-        refined, support = refine_corners(gray_full, moved.corners, config)
+        refined, hits = _refine(gray_full, moved.corners, config)
+    support = float(hits.mean())
     squares = float(np.clip(moved.cellness / config.cellness_full, 0.0, 1.0))
     confidence = float(np.clip(support, 0.0, 1.0)) * squares
     info = {"support": support, "shift": moved.shift, "shift_gain": moved.gain,
-            "cellness": moved.cellness, "ring": moved.ring, "ring_cut": moved.ring_cut}
+            "cellness": moved.cellness, "ring": moved.ring, "ring_cut": moved.ring_cut,
+            "axis_support": tuple(float(v) for v in hits.mean(axis=1)), "line_hits": hits}
+    if check_period and support < config.good_enough:
+        bigger = _doubled(refined, hits, config)
+        if bigger is not None and _plausible(bigger, gray_full.shape[1], gray_full.shape[0]):
+            other = _settle(gray_full, bigger, config, check_period=False)
+            # Only squares that convincingly look like squares may replace a grid that fits.
+            convincing = other[2]["cellness"] >= config.cellness_full
+            if convincing and _rank(other[2], config) > _rank(info, config):
+                other[2]["doubled"] = True
+                return other
     return refined, confidence, info
+
+
+def _rank(info: dict, config: LocateConfig) -> float:
+    """How good a settled grid is: how well the lattice fits, then how much the 225 windows
+    look like squares (support cannot tell a grid shifted by whole cells, cellness can)."""
+    return info["support"] + config.cellness_weight * min(info["cellness"], 2.5)
 
 
 def _raise_if_blurry(gray_work: np.ndarray, config: LocateConfig) -> None:
@@ -905,6 +1237,49 @@ def _plausible(quad: np.ndarray, width: int, height: int) -> bool:
         return False
     area = abs(cv2.contourArea(quad.astype(np.float32)))
     return 0.005 * width * height <= area <= 50 * width * height
+
+
+def _check_whole(
+    quad: np.ndarray, hits: np.ndarray, width: int, height: int, config: LocateConfig
+) -> None:
+    """Refuse a grid that is only part of a board: every other line missing, or the lines
+    near one end hardly seen.
+
+    Such a lattice was extrapolated from part of a board: either the board runs off the photo
+    (its visible part fits 15 cells only by reaching over the table), or it is no board. The
+    outermost line is left out of the judgement: on many boards it is a band, not a line.
+    """
+    margin = config.cut_off_margin_cells * _cell_px(quad)
+
+    def beyond(points: np.ndarray) -> bool:
+        return bool(((points[:, 0] < margin) | (points[:, 1] < margin)
+                     | (points[:, 0] > width - 1 - margin)
+                     | (points[:, 1] > height - 1 - margin)).any())
+
+    # Every other line missing: the squares are twice this size, so this is part of a board.
+    bigger = _doubled(quad, hits, config)
+    if bigger is not None:
+        if beyond(bigger):
+            raise BoardNotFoundError(
+                "board is cut off by the image edge: get all of it in the photo")
+        raise BoardNotFoundError("no Scrabble board found in the photo")
+    grid = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], float)
+    to_photo = grid_homography(quad)
+    block = slice(1, 1 + config.end_block_lines)
+    for axis in (0, 1):
+        for end in (0, 1):
+            line = hits[axis] if end == 0 else hits[axis][::-1]
+            seen = line[block].mean()
+            if seen >= max(config.min_end_support, config.end_support_ratio * np.median(line)):
+                continue
+            # The far side of the grid (opposite the missing lines): at or beyond the photo's
+            # edge means the board goes on out of the picture.
+            far = grid.copy()
+            far[:, axis] = SIZE * (1 - end) + (1 if end == 0 else -1)
+            if beyond(_apply(to_photo, far)[0]):
+                raise BoardNotFoundError(
+                    "board is cut off by the image edge: get all of it in the photo")
+            raise BoardNotFoundError("no Scrabble board found in the photo")
 
 
 def _check_inside(quad: np.ndarray, width: int, height: int, config: LocateConfig) -> None:

@@ -2,7 +2,7 @@
 
     tileref calibrate PHOTO [--out PROFILE.json] [--chessboard DIR] [--markers]
                             [--south bottom|left|top|right]
-    tileref calibrate --marker-sheet OUT.png
+    tileref calibrate --marker-sheet OUT.png|OUT.pdf
 
 The profile goes to ``instance/calibration/default.json`` (relative to the current folder) unless
 ``--out`` says otherwise: the web app looks profiles up by name in ``instance/calibration/``.
@@ -32,8 +32,8 @@ def add_parser(subparsers: Any) -> None:
                         help="record the four ArUco markers by the corners (they also fix South)")
     parser.add_argument("--south", choices=("bottom", "left", "top", "right"), default="bottom",
                         help="the image side nearest South's edge of the board (default bottom)")
-    parser.add_argument("--marker-sheet", metavar="OUT.png",
-                        help="write the printable marker sheet and stop")
+    parser.add_argument("--marker-sheet", metavar="OUT.png|OUT.pdf",
+                        help="write the printable marker sheet (A4) and stop")
     parser.set_defaults(func=run)
 
 
@@ -43,27 +43,23 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
-    from calibration.aruco import marker_sheet
+    from calibration.aruco import write_marker_sheet
     from calibration.intrinsics import calibrate_from_folder
     from calibration.profile import CalibrationProfile
     from vision.image import load_image
 
     if args.marker_sheet:
         out = Path(args.marker_sheet)
-        if out.suffix.lower() not in (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff"):
-            return _fail(f"{out}: the marker sheet is an image (.png)")
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            if not cv2.imwrite(str(out), marker_sheet()):
-                return _fail(f"{out}: cannot write the marker sheet")
-        except (OSError, cv2.error) as error:
-            return _fail(f"{out}: cannot write the marker sheet ({error})")
+            write_marker_sheet(out)
+        except ValueError as error:
+            return _fail(str(error))
+        except OSError as error:
+            return _fail(f"{out}: cannot write the marker sheet ({error.strerror or error})")
         print(f"marker sheet written to {out} (print at 100 %, A4)")
         return 0
     if not args.photo:
-        return _fail("give a PHOTO from the camera, or --marker-sheet OUT.png")
+        return _fail("give a PHOTO from the camera, or --marker-sheet OUT.png|OUT.pdf")
     try:
         intrinsics = calibrate_from_folder(args.chessboard) if args.chessboard else None
         image = load_image(args.photo)

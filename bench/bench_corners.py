@@ -1,0 +1,241 @@
+"""How fast and how well the board is found (``python -m bench corners``).
+
+For every photo with truth corners in ``../shared/photos`` (or, without that folder, a few
+rendered boards): the time of :func:`vision.locate.find_board` on the decoded photo (the best of
+a few runs, so other work on a shared machine inflates it less), and the worst corner error in
+cells. The same figures for a baseline measured in the same process: the classic "largest
+four-sided contour" finder most public readers use. Times are given as a ratio to the baseline,
+because these machines are noisy and ratios are what stay comparable between runs.
+
+Also: the same timing with every photo scaled to a long side of 1600 px (the goal is stated for
+1600x1200); the one setting fitted on the photos (``border_half_width_cells``) chosen
+leave-one-source-out; a sweep of rendered boards with random options (found / wrong / refused);
+and the peak resident memory of a fresh process that loads the largest photo and finds the board
+(this process holds every decoded photo, so its own peak says little).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.boardtext import parse_board_text
+from vision.errors import VisionError
+from vision.eval_corners import corner_errors_cells, expected_corners
+from vision.image import load_image
+from vision.locate import CONFIG, find_board, grow_corners, south_at_bottom
+from vision.truth import PHOTO_SUFFIXES, read_truth
+
+ROOT = Path(__file__).resolve().parents[1]
+PHOTOS = ROOT.parent / "shared" / "photos"
+REPEATS = 3
+GOAL_LONG_SIDE = 1600  # the goal's 1600x1200, keeping each photo's own aspect
+
+Finder = Callable[[np.ndarray], np.ndarray]
+# A few words in the middle (as tests/test_locate.py renders them).
+POSITION = parse_board_text("\n".join(
+    ["." * 15] * 4
+    + [".....QUIZ......", ".......E.......", ".......B.......", "....JUMPS......",
+       ".......A.......", ".......r.......", ".......K......."]
+    + ["." * 15] * 4
+) + "\n")
+
+
+def largest_quad(image: np.ndarray) -> np.ndarray:
+    """The baseline: the largest contour that simplifies to four corners (edges, closed)."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    scale = 800 / max(gray.shape)
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    edges = cv2.Canny(cv2.GaussianBlur(small, (5, 5), 0), 50, 150)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:20]:
+        poly = cv2.approxPolyDP(contour, 0.02 * cv2.arcLength(contour, True), True)
+        if len(poly) == 4 and cv2.isContourConvex(poly):
+            return south_at_bottom(poly.reshape(4, 2).astype(np.float64) / scale)
+    raise VisionError("no four-sided contour")
+
+
+def ours(image: np.ndarray) -> np.ndarray:
+    return find_board(image).corners
+
+
+def _dataset() -> list[tuple[str, np.ndarray, np.ndarray | None]]:
+    """(name, image, expected corners or None) for the real photos, else for renders."""
+    if PHOTOS.is_dir():
+        rows = []
+        for path in sorted(PHOTOS.iterdir()):
+            if path.suffix.lower() not in PHOTO_SUFFIXES or not Path(f"{path}.txt").exists():
+                continue
+            truth = read_truth(path)
+            if truth.corners is None:
+                continue
+            rows.append((path.name, load_image(path),
+                         expected_corners(truth.corners, truth.orientation)))
+        return rows
+    from vision.render import RenderOptions, render_board_photo
+
+    rows = []
+    for seed in range(6):
+        photo = render_board_photo({}, seed=seed, width=1600, height=1200,
+                                   options=RenderOptions.clean(tilt=10 + 6 * seed,
+                                                               azimuth=37 * seed))
+        expected = expected_corners([tuple(c) for c in photo.corners], photo.orientation)
+        rows.append((f"render-{seed}", photo.image,
+                     grow_corners(expected, CONFIG.border_half_width_cells)))
+    return rows
+
+
+def _measure(finder: Finder, image: np.ndarray, expected: np.ndarray | None
+             ) -> tuple[float, float | None]:
+    """(best time in ms, worst corner error in cells or None when not found)."""
+    times, corners = [], None
+    for _ in range(REPEATS):
+        started = time.perf_counter()
+        try:
+            corners = finder(image)
+        except VisionError:
+            corners = None
+        times.append((time.perf_counter() - started) * 1000)
+    if corners is None or expected is None:
+        return min(times), None
+    return min(times), float(corner_errors_cells(corners, expected).max())
+
+
+def _summary(name: str, results: list[tuple[float, float | None]], base_ms: float | None
+             ) -> tuple[str, ...]:
+    errors = [error for _, error in results if error is not None]
+    ms = statistics.median(time_ms for time_ms, _ in results)
+    ratio = "1.00x" if base_ms is None else f"{ms / base_ms:.2f}x"
+    return (
+        name,
+        f"{len(errors)}/{len(results)}",
+        str(sum(error <= 0.25 for error in errors)),
+        str(sum(error <= 0.5 for error in errors)),
+        f"{statistics.median(errors):.3f}" if errors else "-",
+        f"{ms:.0f}",
+        ratio,
+    )
+
+
+def leave_one_source_out(data: list[tuple[str, np.ndarray, np.ndarray | None]]) -> str:
+    """The border offset chosen on the other sources, scored on each held-out source."""
+    unshifted = dataclasses.replace(CONFIG, border_half_width_cells=0.0)
+    offsets = np.round(np.arange(0.0, 0.201, 0.025), 3)
+    rows = []  # (source, worst error per offset)
+    for name, image, expected in data:
+        if expected is None:
+            continue
+        try:
+            corners = find_board(image, config=unshifted).corners
+        except VisionError:
+            continue
+        errors = [corner_errors_cells(grow_corners(corners, e), expected).max() for e in offsets]
+        rows.append(("__".join(name.split("__")[:2]), np.array(errors)))
+    held_out, chosen = 0, []
+    for source in sorted({source for source, _ in rows}):
+        others = np.array([errors for s, errors in rows if s != source])
+        best = int(np.argmax((others <= 0.25).sum(axis=0)))
+        chosen.append(float(offsets[best]))
+        held_out += sum(int(errors[best] <= 0.25) for s, errors in rows if s == source)
+    without = sum(int(errors[0] <= 0.25) for _, errors in rows)
+    return (f"border offset chosen per held-out source: {sorted(set(chosen))} cell; "
+            f"held out within 0.25 cell: {held_out}/{len(rows)} (no offset: {without}/{len(rows)};"
+            f" config uses {CONFIG.border_half_width_cells})")
+
+
+def render_sweep(count: int = 16, seed: int = 1) -> str:
+    """Rendered boards with random style, tilt, turn, clutter, light and size in the frame."""
+    from vision.render import RenderOptions, render_board_photo
+
+    rng = np.random.default_rng(seed)
+    good = wrong = refused = 0
+    for number in range(count):
+        options = RenderOptions.clean(
+            board_style=str(rng.choice(["classic", "modern", "green"])),
+            tilt=float(rng.uniform(0, 55)), azimuth=float(rng.uniform(0, 360)),
+            clutter=int(rng.integers(0, 8)), brightness=float(rng.uniform(0.5, 1.1)),
+            fill=float(rng.uniform(0.5, 0.9)))
+        photo = render_board_photo(POSITION, seed=number, width=1600, height=1200,
+                                   options=options)
+        expected = grow_corners(
+            expected_corners([tuple(c) for c in photo.corners], photo.orientation),
+            CONFIG.border_half_width_cells)
+        try:
+            error = corner_errors_cells(find_board(photo.image).corners, expected).max()
+        except VisionError:
+            refused += 1
+            continue
+        good += error <= 0.25
+        wrong += error > 0.5
+    return (f"{count} random renders (seed {seed}): within 0.25 cell {good}, wrong (> 0.5) "
+            f"{wrong}, refused {refused}")
+
+
+# VmHWM, not getrusage: on Linux ru_maxrss survives exec, so a child started from this (big)
+# process would report the parent's peak.
+PEAK = """
+import sys
+from vision.image import load_image
+from vision.locate import find_board
+find_board(load_image(sys.argv[1]))
+print([line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")][0])
+"""
+
+
+def peak_rss_mb(photo: Path) -> float:
+    """Peak resident memory (MB) of a fresh process loading ``photo`` and finding the board."""
+    out = subprocess.run([sys.executable, "-c", PEAK, str(photo)], capture_output=True,
+                         text=True, cwd=ROOT, check=True).stdout
+    return int(out.split()[-1]) / 1024
+
+
+def main() -> int:
+    cv2.setNumThreads(1)  # the goal is per photo on one core
+    data = _dataset()
+    print(f"{len(data)} photos with truth corners ({'real' if PHOTOS.is_dir() else 'rendered'}),"
+          f" best of {REPEATS} runs each, one OpenCV thread")
+    header = ("finder", "found", "<=0.25", "<=0.5", "med worst", "med ms", "time vs base")
+    rows = []
+    for label, long_side in (("as stored", None), (f"long side {GOAL_LONG_SIDE}", GOAL_LONG_SIDE)):
+        images = []
+        for _, image, expected in data:
+            if long_side is None:
+                images.append((image, expected))
+                continue
+            factor = long_side / max(image.shape[:2])
+            scaled = cv2.resize(image, None, fx=factor, fy=factor,
+                                interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC)
+            images.append((scaled, None if expected is None else expected * factor))
+        base = [_measure(largest_quad, image, expected) for image, expected in images]
+        mine = [_measure(ours, image, expected) for image, expected in images]
+        base_row = _summary(f"largest-quad ({label})", base, None)
+        rows.append(base_row)
+        rows.append(_summary(f"find_board ({label})", mine, float(base_row[5])))
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  ".join(str(cell).rjust(width) for cell, width in zip(row, widths, strict=True)))
+    if PHOTOS.is_dir():
+        print(leave_one_source_out(data))
+    print(render_sweep())
+    print(f"peak RSS of this process: "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    if PHOTOS.is_dir():
+        largest = max((p for p in PHOTOS.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES),
+                      key=lambda p: p.stat().st_size)
+        print(f"peak RSS, fresh process, load + find on {largest.name}: "
+              f"{peak_rss_mb(largest):.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
