@@ -45,7 +45,7 @@ def test_second_screen_follows_moves_through_sse(live_server, browser):
     page.wait_for_selector("text=Ann (South) to play")
     post(f"{live_server.url}/api/games/{game_id}/moves",
          {"player": "S", "word": "CAT", "at": "G15", "dir": "across"}, token)
-    page.wait_for_selector("text=Ann (South) played CAT for", timeout=5000)
+    page.wait_for_selector("text=Ann (South) played CAT for", timeout=20000)
     page.wait_for_selector("text=Bo (North) to play")
     assert page.locator("g.cell[data-cell='H15'][data-tile='A^']").count() == 1
     page.screenshot(path="/tmp/tileref-board.png")
@@ -115,7 +115,7 @@ def test_live_camera_play_is_judged_and_shown(live_server, launch_browser, tmp_p
     page.wait_for_function(
         "document.getElementById('live-detail').textContent.includes('a hand is over the board')",
         timeout=30000)
-    page.wait_for_selector("#panel .waiting:has-text('a hand is over the board')", timeout=5000)
+    page.wait_for_selector("#panel .waiting:has-text('a hand is over the board')", timeout=20000)
     page.screenshot(path="/tmp/tileref-live-hand.png")
     assert json.loads(urllib.request.urlopen(
         f"{live_server.url}/api/games/{game_id}").read())["moves"] == []

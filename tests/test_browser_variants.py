@@ -39,7 +39,7 @@ def act(page: Any, action: Any) -> None:
     action()
     page.wait_for_function(
         "v => Number(document.querySelector('#panel .panel').dataset.version) > v", arg=before,
-        timeout=10_000)
+        timeout=30_000)
 
 
 def panel_text(page: Any) -> str:
@@ -113,7 +113,7 @@ def test_a_short_colonization_game_through_the_pages(live_server, browser, tmp_p
     page.set_input_files("#drawn-photo", str(photo))
     page.wait_for_function(
         "() => document.querySelector('#english-form input[name=draws]').value === 'O'",
-        timeout=10_000)
+        timeout=30_000)
     assert page.inner_text("#message").startswith("Read O")
     act(page, lambda: page.click("#english-form button[type=submit]"))
     verdict = page.inner_text("#verdict")
@@ -212,7 +212,7 @@ def test_a_whole_first_draft_game_through_the_pages(live_server, browser, tmp_pa
     photo = tmp_path / "ann.jpg"
     cv2.imwrite(str(photo), render_player_board(("SOFT", "OX"), "E", seed=1))
     page.set_input_files("input.board-photo[data-player=Ann]", str(photo))
-    page.wait_for_selector("#photo-result:not([hidden]) .check", timeout=10_000)
+    page.wait_for_selector("#photo-result:not([hidden]) .check", timeout=30_000)
     checks = page.inner_text("#photo-checks")
     assert "Row 1 (SOFT) sells for 2 coins. The referee has" in checks
     page.once("dialog", lambda dialog: dialog.accept("T"))
