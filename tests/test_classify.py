@@ -34,8 +34,9 @@ def test_rendered_letters_in_all_four_rotations(rotation: int) -> None:
     crops = [_pad(_face(letter, rotation, seed=1000 + i, font_index=i))
              for i, letter in enumerate(letters)]
     guesses = classifier.classify(crops, letters)
-    letter_ok = sum(g.letter == want for g, want in zip(guesses, letters))
-    both_ok = sum(g.letter == want and g.rotation == rotation for g, want in zip(guesses, letters))
+    letter_ok = sum(g.letter == want for g, want in zip(guesses, letters, strict=True))
+    both_ok = sum(g.letter == want and g.rotation == rotation
+                  for g, want in zip(guesses, letters, strict=True))
     # Measured on fresh seeds: 25-26 of 26 letters with the rotation.
     assert letter_ok >= 24
     assert both_ok >= 23

@@ -1,12 +1,14 @@
 """Letter and rotation of one tile face, from a rectified cell crop.
 
-Measured, not assumed (``python -m vision.train --evaluate``): gradient-orientation histograms
-plus a coarse ink map, fed to a small two-layer perceptron, beat the same features with nearest
-neighbours on tiles from repositories the model never saw. The perceptron is trained once on
-rendered faces (several bold sans fonts, the value digit in the corner, four rotations, lighting,
-blur, JPEG, offsets) plus real crops, and stored as plain arrays in ``vision/models/tiles.npz``;
-reading needs numpy only. One class is one (letter, rotation) pair, so the corner digit that tells
-a turned-over N from a Z takes part in every decision.
+Measured, not assumed (``python -m vision.train --evaluate``, leave-one-source-out on real
+tiles): gradient-orientation histograms of the letter's own box, a coarse ink map, the ink in
+each corner where the value digit sits, fed to a small two-layer perceptron, beat the same
+features with nearest neighbours. The perceptron is trained on rendered faces (several bold sans
+fonts, the value digit in the corner, four rotations, lighting, blur, JPEG, offsets), tiles cut
+from rendered board photos, and real crops; it is stored as plain arrays in
+``vision/models/tiles.npz``, so reading needs numpy only. One class is one (letter, rotation)
+pair, so the corner digit that tells a turned-over N from a Z takes part in every decision, and
+every crop is read in its four turns, which then vote.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ MODELS = Path(__file__).resolve().parent / "models"
 CROP_PAD = 0.06
 """Cells are cut this fraction of a cell wider on each side: tiles overhang their squares."""
 BLANK = "?"
+NO_LETTER_ODDS = 0.1
+"""How much less likely any letter is when no letter-like blob of ink was found."""
 ROTATIONS = (0, 90, 180, 270)
 
 
@@ -128,8 +132,8 @@ def find_glyph(ink: np.ndarray) -> GlyphParts | None:
         touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
         if not touches:
             blobs.append((x, y, w, h, area, centres[i]))
-    central = [b for b in blobs
-               if abs(b[5][0] - width / 2) < 0.3 * width and abs(b[5][1] - height / 2) < 0.3 * height]
+    central = [b for b in blobs if abs(b[5][0] - width / 2) < 0.3 * width
+               and abs(b[5][1] - height / 2) < 0.3 * height]
     if not central:
         return None
     letter = max(central, key=lambda b: b[4])
@@ -157,24 +161,73 @@ def find_glyph(ink: np.ndarray) -> GlyphParts | None:
     return GlyphParts((x0, y0, x1, y1), (float(digit[0]), float(digit[1])), weight)
 
 
+FACE_PERCENTILE = 80
+"""The tile face is this bright percentile of the crop's central part (letters are darker)."""
+CORE_MARGIN = WORK_PX // 5
+"""Levels are measured inside this margin: the gaps, pegs and neighbours at a crop's edge are not
+the tile, and a bright neighbour counted as the face turned whole wooden tiles into ink."""
+
+
 def ink_maps(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
     """(N, WORK_PX, WORK_PX) darkness against the tile face, 0 (face) to 1 (ink).
 
-    Letters are always darker than their tile, so the bright end of a crop is the face; dividing
-    by the crop's own contrast cancels the light. All crops at once: one percentile call.
+    Letters are always darker than their tile, so the bright end of the crop's centre is the
+    face; dividing by the centre's own contrast cancels the light. All crops at once: one
+    percentile call.
     """
-    grays = []
-    for crop in crops:
-        gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-        if gray.shape[:2] != (WORK_PX, WORK_PX):
-            gray = cv2.resize(gray, (WORK_PX, WORK_PX), interpolation=cv2.INTER_AREA)
-        grays.append(gray)
-    stack = np.asarray(grays, dtype=np.float32)
-    if len(stack) == 0:
-        return stack.reshape(0, WORK_PX, WORK_PX)
-    levels = np.percentile(stack.reshape(len(stack), -1), [85, 3], axis=1)
-    face, dark = levels[0][:, None, None], levels[1][:, None, None]
-    return np.clip((face - stack) / np.maximum(face - dark, 24.0), 0.0, 1.0).astype(np.float32)
+    if len(crops) == 0:
+        return np.zeros((0, WORK_PX, WORK_PX), np.float32)
+    return ink_of_gray(gray_stack(crops))[0]
+
+
+def gray_stack(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
+    """(N, WORK_PX, WORK_PX) float32 grey crops; one colour conversion when sizes agree."""
+    shapes = {crop.shape for crop in crops}
+    if len(shapes) == 1 and len(next(iter(shapes))) == 3:
+        h, w = next(iter(shapes))[:2]
+        column = cv2.cvtColor(np.concatenate(list(crops), axis=0), cv2.COLOR_BGR2GRAY)
+        grays = column.reshape(len(crops), h, w)
+    else:
+        grays = [crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+                 for crop in crops]
+    return np.asarray([gray if gray.shape[:2] == (WORK_PX, WORK_PX) else
+                       cv2.resize(gray, (WORK_PX, WORK_PX), interpolation=cv2.INTER_AREA)
+                       for gray in grays], dtype=np.float32)
+
+
+def ink_of_gray(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ink maps of a grey stack, with each crop's face and dark levels (grey values)."""
+    core = stack[:, CORE_MARGIN:WORK_PX - CORE_MARGIN, CORE_MARGIN:WORK_PX - CORE_MARGIN]
+    face, dark = np.percentile(core.reshape(len(stack), -1), [FACE_PERCENTILE, 2], axis=1)
+    ink = (face[:, None, None] - stack) / np.maximum(face - dark, 24.0)[:, None, None]
+    return np.clip(ink, 0.0, 1.0).astype(np.float32), face, dark
+
+
+def digit_corners(ink: np.ndarray, parts: GlyphParts | None) -> np.ndarray:
+    """Ink of small blobs where a value digit sits, per corner of the letter.
+
+    Order bottom-right, bottom-left, top-left, top-right: the corner the digit moves to when the
+    tile turns 0, 90, 180, 270 degrees clockwise. Only blobs diagonal to the letter and within a
+    letter's size count, so a neighbour's digit beside the crop does not vote.
+    """
+    out = np.zeros(4, np.float32)
+    if parts is None:
+        return out
+    binary = (ink > 0.45).astype(np.uint8)
+    count, _, stats, centres = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    x0, y0, x1, y1 = parts.box
+    size = max(x1 - x0, y1 - y0, 1)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    for i in range(1, count):
+        w, h, area = int(stats[i][2]), int(stats[i][3]), int(stats[i][4])
+        if area < 4 or max(w, h) > 0.6 * size:
+            continue
+        dx, dy = (centres[i][0] - cx) / size, (centres[i][1] - cy) / size
+        if not (0.25 < abs(dx) < 0.95 and 0.2 < abs(dy) < 0.95):
+            continue
+        corner = (0 if dx > 0 else 1) if dy > 0 else (2 if dx < 0 else 3)
+        out[corner] += area / (size * size)
+    return out
 
 
 def tile_features(crop: np.ndarray) -> np.ndarray:
@@ -213,8 +266,59 @@ def features_of_ink(ink: np.ndarray) -> np.ndarray:
     extra[4:7] = (box_w / WORK_PX, box_h / WORK_PX, box_w / max(box_h, 1))
     coarse = cv2.resize(glyph, (12, 12), interpolation=cv2.INTER_AREA).ravel()
     whole = cv2.resize(ink, (8, 8), interpolation=cv2.INTER_AREA).ravel()
+    digits = np.sqrt(digit_corners(ink, None if extra[0] else parts)) * 3
     return np.concatenate([_orientation_histograms(glyph), coarse, extra * 2,
-                           whole * 0.5]).astype(np.float32)
+                           whole * 0.5, digits]).astype(np.float32)
+
+
+HOG_CELLS, HOG_BINS, COARSE_PX, WHOLE_PX = 4, 8, 12, 8
+_PARTS = np.cumsum([HOG_CELLS * HOG_CELLS * HOG_BINS, COARSE_PX * COARSE_PX, 7,
+                    WHOLE_PX * WHOLE_PX])
+
+
+def _turn_permutations() -> np.ndarray:
+    """(4, F) indices: feature j of a crop turned k quarter turns is feature perm[k, j] of it.
+
+    Built once by turning index maps the way the features turn; the seven "extra" features
+    (digit direction, box sizes) do not permute and are fixed up in :func:`turned_features`.
+    """
+    n_hog, n_coarse = HOG_CELLS * HOG_CELLS * HOG_BINS, COARSE_PX * COARSE_PX
+    hog = np.arange(n_hog).reshape(HOG_CELLS, HOG_CELLS, HOG_BINS)
+    coarse = np.arange(n_coarse).reshape(COARSE_PX, COARSE_PX) + _PARTS[0]
+    extra = np.arange(7) + _PARTS[1]
+    whole = np.arange(WHOLE_PX * WHOLE_PX).reshape(WHOLE_PX, WHOLE_PX) + _PARTS[2]
+    digits = np.arange(4) + _PARTS[3]
+    return np.stack([np.concatenate([
+        np.roll(np.rot90(hog, k=-k, axes=(0, 1)), 2 * k, axis=2).ravel(),
+        np.rot90(coarse, k=-k).ravel(), extra, np.rot90(whole, k=-k).ravel(),
+        np.roll(digits, k)]) for k in range(4)])
+
+
+_TURNS = _turn_permutations()
+
+
+def turned_features(ink: np.ndarray) -> np.ndarray:
+    """(4, F): the features of ``ink`` turned 0, 1, 2 and 3 quarter turns clockwise.
+
+    Computed once and turned arithmetically (cells and maps rotate, orientation bins shift by a
+    quarter of the circle, the digit's corner moves on), not by finding the letter four times:
+    a quarter of the work for the four-turn vote. Equal to :func:`features_of_ink` of the turned
+    ink up to half a pixel of resampling.
+    """
+    base = features_of_ink(ink)
+    out = base[_TURNS]
+    first = _PARTS[1]
+    dx, dy = base[first + 1], base[first + 2]
+    box_w, box_h = base[first + 4], base[first + 5]
+    # The digit's direction turns clockwise with the tile; width and height swap on odd turns.
+    out[1, first + 1:first + 3] = (-dy, dx)
+    out[2, first + 1:first + 3] = (-dx, -dy)
+    out[3, first + 1:first + 3] = (dy, -dx)
+    for k in (1, 3):
+        out[k, first + 4:first + 6] = (box_h, box_w)
+        # extra[6] = 2 * width / max(height, 1), widths and heights stored as 2 * px / WORK_PX.
+        out[k, first + 6] = 2 * box_h / max(box_w, 2 / WORK_PX)
+    return out
 
 
 def class_label(letter: str, rotation: int) -> str:
@@ -236,11 +340,23 @@ class TileGuess:
 
 
 class TileClassifier:
-    """Reads crops with a stored :class:`Mlp`, limited to the letters of one tile set."""
+    """Reads crops with a stored :class:`Mlp`, limited to the letters of one tile set.
+
+    Each crop is read four times, turned by each quarter turn, and the four answers vote (their
+    log-probabilities, mapped back to the crop's own rotation, are averaged). A letter read the
+    same way from four directions is far more often right: on repositories the model never saw,
+    the vote took letters from 93.3 % to 94.5 % and letter + rotation from 91.1 % to 92.2 %.
+    """
 
     def __init__(self, model: Mlp) -> None:
         self.model = model
         self._parsed = [parse_label(label) for label in model.labels]
+        index = {label: i for i, label in enumerate(model.labels)}
+        # _turned[k][j]: the class a crop of class j shows once turned k quarter turns clockwise.
+        self._turned = np.array([
+            [index.get(class_label(letter, (rotation + 90 * k) % 360), j)
+             for j, (letter, rotation) in enumerate(self._parsed)]
+            for k in range(4)])
 
     @classmethod
     def load(cls, path: Path | None = None) -> TileClassifier:
@@ -253,26 +369,53 @@ class TileClassifier:
         keep = set(letters.upper()) | {BLANK}
         return np.array([letter in keep for letter, _ in self._parsed])
 
-    def classify(self, crops: list[np.ndarray], letters: str | None = None) -> list[TileGuess]:
-        if not crops:
-            return []
-        features = tile_features_batch(crops)
-        return self.classify_features(features, letters)
+    def probabilities(self, crops: list[np.ndarray], letters: str | None = None) -> np.ndarray:
+        """(N, classes) probabilities of each crop's (letter, rotation), four turns voting."""
+        inks = ink_maps(crops)
+        features = np.concatenate([turned_features(ink) for ink in inks])
+        probs = self.vote(self.model.probabilities(features, self.allowed(letters)))
+        # No central blob of ink at all: almost surely a blank, whatever the model makes of the
+        # texture (a strong prior, not a rule, so the confidence stays honest).
+        no_letter = np.array([find_glyph(ink) is None for ink in inks])
+        if no_letter.any():
+            blank = np.array([letter == BLANK for letter, _ in self._parsed])
+            probs[np.ix_(no_letter, ~blank)] *= NO_LETTER_ODDS
+            probs[no_letter] /= probs[no_letter].sum(axis=1, keepdims=True)
+        return probs
 
-    def classify_features(self, features: np.ndarray, letters: str | None = None) -> list[TileGuess]:
-        probs = self.model.probabilities(features, self.allowed(letters))
+    def vote(self, turned_probs: np.ndarray) -> np.ndarray:
+        """Combine the rows of four turns per crop (crop-major) into one row per crop."""
+        logp = np.log(turned_probs.reshape(-1, 4, turned_probs.shape[1]) + 1e-6)
+        total = sum(logp[:, k][:, self._turned[k]] for k in range(4)) / 4
+        total -= total.max(axis=1, keepdims=True)
+        probs = np.exp(total)
+        return probs / probs.sum(axis=1, keepdims=True)
+
+    def classify(self, crops: list[np.ndarray], letters: str | None = None) -> list[TileGuess]:
+        if len(crops) == 0:
+            return []
+        return self.guesses(self.probabilities(crops, letters))
+
+    def guesses(self, probs: np.ndarray) -> list[TileGuess]:
+        """One :class:`TileGuess` per row of class probabilities.
+
+        The letter is the one with the most probability over its four rotations (a blank, with
+        no rotation to read, spreads over all four), then its likeliest rotation is taken.
+        """
+        letters = sorted({letter for letter, _ in self._parsed})
+        member = np.array([[letter == name for letter, _ in self._parsed] for name in letters])
+        by_letter = probs @ member.T.astype(probs.dtype)
+        order = np.argsort(by_letter, axis=1)[:, ::-1]
+        best = np.argmax(np.where(member[order[:, 0]], probs, -1.0), axis=1)
         guesses = []
-        for row in probs:
-            order = np.argsort(row)[::-1]
-            letter, rotation = self._parsed[order[0]]
+        for i, (first, second) in enumerate(order[:, :2] if len(letters) > 1 else
+                                            np.repeat(order[:, :1], 2, axis=1)):
+            letter = letters[first]
             # The joint probability of letter and rotation: both matter (the rotation says who
             # owns the tile). A blank has no rotation to read, so its rotations pool.
-            confidence = float(row[order[0]])
-            if letter == BLANK:
-                confidence = float(sum(p for (l, _), p in zip(self._parsed, row) if l == BLANK))
-            runner_up = next((self._parsed[i][0] for i in order[1:]
-                              if self._parsed[i][0] != letter), letter)
-            guesses.append(TileGuess(letter, rotation, confidence, runner_up))
+            confidence = float(by_letter[i, first] if letter == BLANK else probs[i, best[i]])
+            guesses.append(TileGuess(letter, self._parsed[best[i]][1], confidence,
+                                     letters[second]))
         return guesses
 
 
@@ -290,9 +433,14 @@ __all__ = [
     "TileClassifier",
     "TileGuess",
     "class_label",
+    "digit_corners",
+    "features_of_ink",
     "find_glyph",
     "parse_label",
     "tile_features",
     "tile_features_batch",
+    "turned_features",
+    "gray_stack",
     "ink_maps",
+    "ink_of_gray",
 ]

@@ -5,6 +5,11 @@ the truth's orientation before comparing, so the harness measures the product, n
 path. Truth ``?`` cells count as tiles for occupancy but are not scored for letters; a lowercase
 truth letter (a blank played as that letter) is right when we read a blank. Rotation truth is
 the ``.rot.txt`` sidecar where there is one; elsewhere the truth grid's letters are upright.
+
+Honest by default: the committed models were trained on these very photos, so scoring them here
+would be in-sample and optimistic. Each photo is instead read by models trained without its
+repository's photos (leave-one-source-out, trained once and cached, see
+:func:`vision.train.loso_models`). ``in_sample=True`` scores the committed models, and says so.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from referee.cells import Cell
 from vision.errors import VisionError
 from vision.image import load_image
 from vision.read import read_board
+from vision.reading import DISPUTE_CONFIG
 from vision.truth import PhotoTruth, photos_with_truth, read_truth
 
 DEFAULT_PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
@@ -35,6 +41,7 @@ class ReadingRow:
     found: bool
     corner_error_cells: float | None
     tiles: int
+    tile_set: str = "english"
     occupancy_false_tiles: int = 0
     occupancy_missed_tiles: int = 0
     letters_scored: int = 0
@@ -71,15 +78,19 @@ def _corner_error(found: np.ndarray, expected: np.ndarray | None) -> float | Non
     return float(corner_errors_cells(np.asarray(found, dtype=np.float64), expected).max())
 
 
-def evaluate_photo(photo: Path, *, given_corners: bool = False) -> ReadingRow:
+def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None) -> ReadingRow:
+    """Read one truth photo and score it; ``models`` is (occupancy, classifier) or None."""
     truth = read_truth(photo)
+    occupancy, classifier = models or (None, None)
     expected = photo_corners(truth)
-    row = ReadingRow(photo.name, truth.source, False, None, len(truth.occupied()))
+    row = ReadingRow(photo.name, truth.source, False, None, len(truth.occupied()),
+                     tile_set_for(truth))
     started = time.perf_counter()
     try:
         image = load_image(photo)
         corners = expected if given_corners and expected is not None else None
-        reading = read_board(image, corners=corners, tiles=tile_set_for(truth))
+        reading = read_board(image, corners=corners, tiles=row.tile_set, config=DISPUTE_CONFIG,
+                             occupancy=occupancy, classifier=classifier)
     except VisionError as error:
         row.ms = (time.perf_counter() - started) * 1000
         row.error = f"{type(error).__name__}: {error}"
@@ -114,16 +125,22 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False) -> ReadingRow:
     return row
 
 
-def evaluate_reading(folder: Path | str, *, given_corners: bool = False,
+def evaluate_reading(folder: Path | str, *, given_corners: bool = False, in_sample: bool = False,
                      progress: bool = True) -> list[ReadingRow]:
     photos = photos_with_truth(Path(folder))
+    models: dict = {}
+    if not in_sample and photos:
+        from vision.train import loso_models
+
+        models = loso_models({read_truth(photo).source for photo in photos}, progress=progress)
     rows = []
     for number, photo in enumerate(photos, 1):
         if progress:
             print(f"\r[{number}/{len(photos)}] {photo.name[:60]:60}", end="", file=sys.stderr,
                   flush=True)
-        rows.append(evaluate_photo(photo, given_corners=given_corners))
-    if progress:
+        rows.append(evaluate_photo(photo, given_corners=given_corners,
+                                   models=models.get(read_truth(photo).source)))
+    if progress and photos:
         print(file=sys.stderr)
     return rows
 
@@ -132,7 +149,15 @@ def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
-def print_table(rows: list[ReadingRow], out=sys.stdout) -> None:
+IN_SAMPLE_NOTE = ("models: COMMITTED, trained on these very photos: in-sample figures, "
+                  "optimistic (drop --in-sample for honest ones)")
+LOSO_NOTE = ("models: leave-one-source-out (each photo read by models trained without its "
+             "repository's photos)")
+
+
+def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False) -> None:
+    out = out or sys.stdout
+    print(IN_SAMPLE_NOTE if in_sample else LOSO_NOTE, file=out)
     print(f"{'photo':58} {'found':>5} {'corner':>6} {'tiles':>5} {'+occ':>4} {'-occ':>4} "
           f"{'letters':>11} {'rot err':>7} {'ms':>6}", file=out)
     for row in rows:
@@ -152,7 +177,12 @@ def print_table(rows: list[ReadingRow], out=sys.stdout) -> None:
     print(f"occupancy: {occ_errors} wrong of {cells} cells ({_pct(cells - occ_errors, cells)} "
           f"right; {sum(r.occupancy_false_tiles for r in found)} false tiles, "
           f"{sum(r.occupancy_missed_tiles for r in found)} missed)", file=out)
-    print(f"letters: {scored - letter_errors}/{scored} right ({_pct(scored - letter_errors, scored)})",
+    print(f"letters: {scored - letter_errors}/{scored} right "
+          f"({_pct(scored - letter_errors, scored)})", file=out)
+    english = [r for r in found if r.tile_set == "english"]
+    en_scored = sum(r.letters_scored for r in english)
+    en_right = en_scored - sum(r.letter_errors for r in english)
+    print(f"English letters: {en_right}/{en_scored} right ({_pct(en_right, en_scored)})",
           file=out)
     print(f"rotations: {rot_scored - rot_errors}/{rot_scored} right "
           f"({_pct(rot_scored - rot_errors, rot_scored)})", file=out)
@@ -182,16 +212,16 @@ def write_csv(rows: list[ReadingRow], path: Path) -> None:
 
 
 def run_reading_eval(folder: Path, csv_path: Path | None = None, *,
-                     given_corners: bool = False) -> int:
+                     given_corners: bool = False, in_sample: bool = False) -> int:
     folder = Path(folder)
     if not folder.is_dir():
-        print(f"not a folder: {folder}", file=sys.stderr)
+        print(f"tileref eval: not a folder: {folder}", file=sys.stderr)
         return 2
-    rows = evaluate_reading(folder, given_corners=given_corners)
+    rows = evaluate_reading(folder, given_corners=given_corners, in_sample=in_sample)
     if not rows:
-        print(f"no photos with truth files in {folder}", file=sys.stderr)
+        print(f"tileref eval: no photos with truth files in {folder}", file=sys.stderr)
         return 2
-    print_table(rows)
+    print_table(rows, in_sample=in_sample)
     if csv_path is not None:
         write_csv(rows, Path(csv_path))
     return 0

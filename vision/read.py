@@ -55,9 +55,15 @@ def _light_warnings(board: RectifiedBoard, config: ReadConfig) -> dict[tuple[int
     return warnings
 
 
-def _sharpness(crop: np.ndarray) -> float:
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-    return float(cv2.Laplacian(gray, cv2.CV_32F).var())
+def _sharpness(crops: list[np.ndarray]) -> list[float]:
+    """Variance of the Laplacian of each crop (all crops share a size: one filter call)."""
+    if not crops:
+        return []
+    side = crops[0].shape[0]
+    column = cv2.cvtColor(np.concatenate(crops, axis=0), cv2.COLOR_BGR2GRAY)
+    laplacian = cv2.Laplacian(column, cv2.CV_32F).reshape(len(crops), side, -1)
+    # Each crop's own rows, minus the row it shares a border with its neighbour in the column.
+    return [float(v) for v in laplacian[:, 1:-1].reshape(len(crops), -1).var(axis=1)]
 
 
 def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "english",
@@ -79,15 +85,16 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in occupied]
     guesses = classifier.classify(crops, letters)
     if config.ocr_second_opinion:
-        from vision.ocr import second_opinion
+        from vision.ocr import ocr_available, second_opinion
 
-        guesses = second_opinion(crops, guesses, letters, config.low_confidence)
+        if ocr_available():
+            guesses = second_opinion(crops, guesses, letters, config.ocr_below)
     timings["classify_ms"] = (time.perf_counter() - started) * 1000
-    sharpness = [_sharpness(crop) for crop in crops]
+    sharpness = _sharpness(crops)
     typical_sharpness = float(np.median(sharpness)) if sharpness else 0.0
     readings: list[CellReading] = []
     warnings: list[str] = []
-    for (col, row), guess, sharp in zip(occupied, guesses, sharpness):
+    for (col, row), guess, sharp in zip(occupied, guesses, sharpness, strict=True):
         name = Cell(col, row).name
         cell_warnings = list(light.get((col, row), []))
         if len(crops) >= 5 and sharp < typical_sharpness * config.blur_ratio:
@@ -103,14 +110,16 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
             confidence=round(float(np.clip(confidence, 0.0, 1.0)), 3),
             blank=guess.letter == BLANK, warnings=tuple(cell_warnings)))
         warnings.extend(cell_warnings)
-    # A tile under glare is never silently read as empty: a doubtful empty cell is reported.
+    # A tile under glare is never silently read as empty: glare can wash a letter out
+    # completely, so every glared cell read as empty is reported as possibly hiding one (and a
+    # shadowed one when the occupancy model had any doubt; other shadowed cells are just named).
+    occupied_cells = set(occupied)
     for (col, row), cell_warnings in light.items():
-        if (col, row) in occupied:
+        if (col, row) in occupied_cells:
             continue
-        if probability[row, col] >= config.occupancy_threshold / 4:
-            warnings.extend(w + " (may hide a tile)" for w in cell_warnings)
-        elif any(w.startswith("glare") for w in cell_warnings):
-            warnings.extend(cell_warnings)
+        doubtful = probability[row, col] >= config.occupancy_threshold / 4
+        warnings.extend(w + " (may hide a tile)" if doubtful or w.startswith("glare") else w
+                        for w in cell_warnings)
     quad = np.asarray(corners, dtype=float).reshape(4, 2)
     return BoardReading(tuple(readings), tuple((float(x), float(y)) for x, y in quad),
                         tuple(warnings), timings)
@@ -126,13 +135,16 @@ def upright_turns(reading: BoardReading) -> int:
 
 
 def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: str = "english",
-               south: str = "bottom", config: ReadConfig = DEFAULT_CONFIG) -> BoardReading:
+               south: str = "bottom", config: ReadConfig = DEFAULT_CONFIG,
+               occupancy: OccupancyModel | None = None,
+               classifier: TileClassifier | None = None) -> BoardReading:
     """Read every tile of a board photo.
 
     ``corners`` (TL, TR, BR, BL of the playing grid, South = image bottom) skip the board
     search. ``south="auto"`` turns the reading so most letters stand upright: for a dispute photo
-    taken from the side of the table. Raises a :class:`VisionError` (a ``ValueError``) with one
-    line for anything a user can fix.
+    taken from the side of the table. ``occupancy``/``classifier`` replace the committed models
+    (the evaluation reads each photo with models that never saw its repository). Raises a
+    :class:`VisionError` (a ``ValueError``) with one line for anything a user can fix.
     """
     if south not in SOUTH_OPTIONS:
         raise VisionError(f"south must be 'bottom' or 'auto', not {south!r}")
@@ -153,7 +165,8 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
     board = rectify(image, quad, cell_px=config.cell_px, margin_cells=config.margin_cells,
                     tile_lift=config.tile_lift)
     timings["rectify_ms"] = (time.perf_counter() - started) * 1000
-    reading = read_rectified(board, quad, tiles=tiles, config=config)
+    reading = read_rectified(board, quad, tiles=tiles, config=config, occupancy=occupancy,
+                             classifier=classifier)
     reading.timings_ms.update(timings)
     if south == "auto":
         reading = reading.turned(upright_turns(reading))

@@ -1,13 +1,15 @@
 """Train (and honestly evaluate) the occupancy and tile models: ``python -m vision.train``.
 
 Data: rendered tile faces (vision.tileface: several bold sans fonts, the value in the corner, four
-rotations, lighting, blur, JPEG, offsets) plus real cells cut from ``../shared/photos`` with their
-truth corners. Evaluation is leave-one-source-out: a model is trained without one repository's
-photos and tested on them, so no photo is ever both trained and tested on. ``--evaluate`` prints
-those figures (and a nearest-neighbour baseline on the same features); without it the models are
-trained on everything and written to ``vision/models/``. Photos are read, never copied.
+rotations, lighting, blur, JPEG, offsets), tiles cut from rendered board photos (vision.render:
+all four seats' rotations), plus real cells cut from ``../shared/photos`` with their truth
+corners. Evaluation is leave-one-source-out: a model is trained without one repository's photos
+and tested on them, so no photo is ever both trained and tested on. ``--evaluate`` prints those
+figures (and a nearest-neighbour baseline on the same features); without it the models are
+trained on everything and written to ``vision/models/``. ``tileref eval`` reads every photo with
+such leave-one-source-out models (:func:`loso_models`, cached). Photos are read, never copied.
 
-Reproduce the committed weights::
+Reproduce the committed weights (deterministic, about two minutes on one core)::
 
     .venv/bin/python -m vision.train --photos ../shared/photos --out vision/models
 """
@@ -15,6 +17,8 @@ Reproduce the committed weights::
 from __future__ import annotations
 
 import argparse
+import hashlib
+import os
 import sys
 import time
 from collections import Counter
@@ -25,13 +29,23 @@ import cv2
 import numpy as np
 
 from referee.tiles import load_tile_set, tile_set_names
-from vision.classify import (BLANK, CROP_PAD, MODELS, ROTATIONS, Mlp, TileClassifier, class_label,
-                             tile_features)
+from vision.classify import (
+    BLANK,
+    CROP_PAD,
+    MODELS,
+    ROTATIONS,
+    Mlp,
+    TileClassifier,
+    class_label,
+    ink_maps,
+    tile_features,
+    turned_features,
+)
+from vision.eval_reading import tile_set_for
 from vision.image import load_image
-from vision.occupancy import cell_features
+from vision.occupancy import OccupancyModel, cell_features
 from vision.reading import DEFAULT_CONFIG, ReadConfig
 from vision.rectify import rectify
-from vision.eval_reading import tile_set_for
 from vision.truth import photos_with_truth, read_truth
 
 DEFAULT_PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
@@ -138,21 +152,24 @@ def render_crop(letter: str, value: int | None, rng: np.random.Generator, cell_p
         matrix = cv2.getPerspectiveTransform(quad, quad + jitter)
         image = cv2.warpPerspective(image, matrix, (side, side), borderMode=cv2.BORDER_REPLICATE)
     if rng.random() < 0.7:
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 92))])
+        quality = int(rng.integers(35, 92))
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return image
 
 
 def rotated_features(crops: list[np.ndarray], letters: list[str], rotations: list[int]
                      ) -> tuple[np.ndarray, list[str]]:
-    """Every crop in all four rotations, labelled (letter, rotation) for each."""
+    """Every crop in all four rotations, labelled (letter, rotation) for each.
+
+    The turns are made the way the reader makes them (:func:`turned_features`), so training
+    and reading see the same numbers.
+    """
     features, labels = [], []
-    for crop, letter, rotation in zip(crops, letters, rotations):
-        for turns in range(4):
-            turned = np.ascontiguousarray(np.rot90(crop, k=-turns))  # turn clockwise
-            features.append(tile_features(turned))
-            labels.append(class_label(letter, (rotation + 90 * turns) % 360))
-    return np.stack(features), labels
+    for ink, letter, rotation in zip(ink_maps(crops), letters, rotations, strict=True):
+        features.append(turned_features(ink))
+        labels += [class_label(letter, (rotation + 90 * turns) % 360) for turns in range(4)]
+    return np.concatenate(features), labels
 
 
 def train_mlp(x: np.ndarray, labels: list[str], *, hidden: int = 256, epochs: int = 20,
@@ -257,8 +274,9 @@ def train_occupancy(boards: list[RealBoard], seed: int = 0) -> Mlp:
     return train_mlp(x, y, hidden=32, epochs=40, seed=seed, lr=3e-3, decay=1e-3)
 
 
-def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int
+def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: int = 0
                              ) -> tuple[np.ndarray, list[str]]:
+    """Features of rendered training tiles: single faces, then tiles cut from board renders."""
     rng = np.random.default_rng(seed)
     values = all_letter_values()
     feats, labels = [], []
@@ -273,62 +291,195 @@ def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int
             turned = np.ascontiguousarray(np.rot90(crop, k=-(rotation // 90)))
             feats.append(tile_features(turned))
             labels.append(class_label(letter, rotation))
-    return np.stack(feats), labels
+    x = np.stack(feats)
+    if boards:
+        board_x, board_labels = rotated_features(*rendered_board_tiles(boards, seed, cell_px))
+        x = np.concatenate([x, board_x])
+        labels += board_labels
+    return x, labels
+
+
+def _vote_predictions(model: Mlp, crops: list[np.ndarray], letters: str) -> list[str]:
+    """Labels read for ``crops`` exactly as the product reads them (four turns voting)."""
+    classifier = TileClassifier(model)
+    return [class_label(g.letter, g.rotation) for g in classifier.classify(crops, letters)]
+
+
+def rendered_board_tiles(count: int, seed: int, cell_px: int
+                         ) -> tuple[list[np.ndarray], list[str], list[int]]:
+    """Tile crops cut from whole rendered board photos (all four seats' rotations).
+
+    Faces rendered alone never show what a board photo does to a tile: perspective, the tile's
+    side, its shadow, a neighbour's edge, a digit printed close to a big letter. These do.
+    Returned in the South view, like a real board read with South at the bottom.
+    """
+    from referee.cells import Cell, Seat
+    from vision.render import random_position, render_board_photo
+
+    crops, letters, rotations = [], [], []
+    for index in range(count):
+        render_seed = seed * 1000 + index
+        tiles = random_position(np.random.default_rng(render_seed), words=14, seats=list(Seat))
+        photo = render_board_photo(tiles, seed=render_seed, width=1600, height=1200)
+        board = rectify(photo.image, photo.corners, cell_px=cell_px,
+                        margin_cells=DEFAULT_CONFIG.margin_cells,
+                        tile_lift=DEFAULT_CONFIG.tile_lift)
+        for cell, tile in tiles.items():
+            if cell in photo.covered or not isinstance(cell, Cell):
+                continue
+            crops.append(board.cell_image(cell.col, cell.row, pad=CROP_PAD).copy())
+            letters.append(BLANK if tile.blank else tile.letter)
+            rotations.append(tile.rotation or 0)
+    return crops, letters, rotations
 
 
 def evaluate(boards: list[RealBoard], render_x: np.ndarray, render_labels: list[str],
              epochs: int) -> None:
-    """Leave-one-source-out figures for occupancy and letters, printed as a table."""
+    """Leave-one-source-out figures for occupancy and letters, printed as a table.
+
+    Letters are scored on each test tile once, read as the product reads it; the nearest-
+    neighbour baseline uses the same features without the four-turn vote.
+    """
     real_x, real_labels, real_sources = _real_letter_data(boards)
     sources = sorted({board.source for board in boards})
-    print("source                                   occ_err/cells  letters  +rot   knn_letters")
+    print("source                              occ_err/cells  letters  +rot   knn_letters")
     totals = np.zeros(6)
     confusions: Counter = Counter()
     for source in sources:
         train_boards = [b for b in boards if b.source != source]
         test_boards = [b for b in boards if b.source == source]
-        occ = train_occupancy(train_boards)
-        from vision.occupancy import OccupancyModel
-
-        occ_model = OccupancyModel(occ)
+        occ_model = OccupancyModel(train_occupancy(train_boards))
         occ_err = sum(int(((occ_model.probability_of(b.occupancy_features) > 0.5)
                            != b.occupied).sum()) for b in test_boards)
         cells = 225 * len(test_boards)
         mask_train = np.array([s != source for s in real_sources])
-        mask_test = ~mask_train
         model = train_tiles(render_x, render_labels, real_x[mask_train],
-                            [l for l, m in zip(real_labels, mask_train) if m], epochs=epochs)
-        test_x = real_x[mask_test]
-        test_labels = [l for l, m in zip(real_labels, mask_test) if m]
-        allowed = TileClassifier(model).allowed(load_tile_set(test_boards[0].tiles).letters)
-        probs = model.probabilities(test_x, allowed)
-        predicted = [model.labels[i] for i in probs.argmax(axis=1)]
+                            [label for label, m in zip(real_labels, mask_train, strict=False) if m],
+                            epochs=epochs)
+        letters = load_tile_set(test_boards[0].tiles).letters
+        test_crops, test_labels = [], []
+        for board in test_boards:
+            for crop, letter, rotation in zip(board.crops, board.letters, board.rotations,
+                                              strict=True):
+                if letter:
+                    test_crops.append(crop)
+                    test_labels.append(class_label(letter, rotation))
+        predicted = _vote_predictions(model, test_crops, letters)
+        allowed = TileClassifier(model).allowed(letters)
         pool_x = np.concatenate([render_x, real_x[mask_train]])
-        pool_labels = render_labels + [l for l, m in zip(real_labels, mask_train) if m]
+        pool_labels = render_labels + [label for label, m
+                                       in zip(real_labels, mask_train, strict=True) if m]
         keep = [i for i, label in enumerate(pool_labels) if allowed[model.labels.index(label)]]
-        knn = knn_predict(pool_x[keep], [pool_labels[i] for i in keep], test_x)
-        confusions.update((t, p) for p, t in zip(predicted, test_labels) if p[0] != t[0])
+        knn = knn_predict(pool_x[keep], [pool_labels[i] for i in keep],
+                          np.stack([tile_features(crop) for crop in test_crops]))
+        confusions.update((t[0], p[0]) for p, t in zip(predicted, test_labels, strict=True)
+                          if p[0] != t[0])
         n = len(test_labels)
-        letter_ok = sum(p[0] == t[0] for p, t in zip(predicted, test_labels))
-        full_ok = sum(p == t for p, t in zip(predicted, test_labels))
-        knn_ok = sum(p[0] == t[0] for p, t in zip(knn, test_labels))
+        letter_ok = sum(p[0] == t[0] for p, t in zip(predicted, test_labels, strict=False))
+        full_ok = sum(p == t for p, t in zip(predicted, test_labels, strict=False))
+        knn_ok = sum(p[0] == t[0] for p, t in zip(knn, test_labels, strict=False))
         totals += [occ_err, cells, letter_ok, full_ok, knn_ok, n]
-        print(f"{source:40s} {occ_err:5d}/{cells:<6d} {letter_ok / max(n, 1):7.1%} "
-              f"{full_ok / max(n, 1):6.1%} {knn_ok / max(n, 1):8.1%}   (n={n // 4}x4)")
+        print(f"{source:36s} {occ_err:5d}/{cells:<6d} {letter_ok / max(n, 1):7.1%} "
+              f"{full_ok / max(n, 1):6.1%} {knn_ok / max(n, 1):8.1%}   (n={n})")
         sys.stdout.flush()
     occ_err, cells, letter_ok, full_ok, knn_ok, n = totals
-    print(f"{'TOTAL':40s} {int(occ_err):5d}/{int(cells):<6d} {letter_ok / n:7.1%} "
+    print(f"{'TOTAL':36s} {int(occ_err):5d}/{int(cells):<6d} {letter_ok / n:7.1%} "
           f"{full_ok / n:6.1%} {knn_ok / n:8.1%}")
     print("confusions (truth, read):", confusions.most_common(25))
 
 
+@dataclass(frozen=True)
+class TrainingSettings:
+    """What a training run depends on besides the photos and the code."""
+
+    per_letter: int = 240
+    epochs: int = 20
+    seed: int = 1
+    boards: int = 20  # whole rendered board photos whose tiles join the training set
+
+
+ALL_SOURCES = "__all__"
+"""The key of the model trained on every source (what is committed)."""
+CACHE_DIR = Path(os.environ.get("TILEREF_CACHE", Path.home() / ".cache" / "tileref")) / "loso"
+
+
+def training_key(photos: Path, settings: TrainingSettings) -> str:
+    """A digest of everything a model depends on: code, truth files, settings.
+
+    Cached leave-one-source-out models are reused only while this is unchanged, so an edited
+    feature or a corrected truth file can never be scored with a stale model.
+    """
+    geometry = (DEFAULT_CONFIG.cell_px, DEFAULT_CONFIG.margin_cells, DEFAULT_CONFIG.tile_lift)
+    digest = hashlib.sha256(repr((settings, geometry)).encode())
+    here = Path(__file__).resolve().parent
+    for name in ("train.py", "classify.py", "occupancy.py", "tileface.py", "render.py",
+                 "rectify.py", "truth.py"):
+        digest.update((here / name).read_bytes())
+    for photo in photos_with_truth(photos):
+        digest.update(photo.name.encode())
+        for sidecar in sorted(photo.parent.glob(photo.name + "*.txt")):
+            digest.update(sidecar.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def loso_models(sources: set[str], photos: Path = DEFAULT_PHOTOS, *,
+                settings: TrainingSettings = TrainingSettings(), cache_dir: Path = CACHE_DIR,
+                progress: bool = True) -> dict[str, tuple[OccupancyModel, TileClassifier]]:
+    """For each source, models trained on every truth photo except that source's.
+
+    Trained once and cached under ``cache_dir`` (keyed by :func:`training_key`); a source with
+    no photos in ``photos`` gets the model trained on everything (it never saw that source).
+    """
+    folder = cache_dir / training_key(photos, settings)
+    data: dict = {}
+
+    def training_data() -> dict:
+        if not data:
+            if progress:
+                print("training leave-one-source-out models (cached for next time) ...",
+                      file=sys.stderr, flush=True)
+            data["boards"] = load_real_boards(photos)
+            data["render"] = _rendered_four_rotations(settings.per_letter, settings.seed,
+                                                      DEFAULT_CONFIG.cell_px, settings.boards)
+            data["real"] = _real_letter_data(data["boards"])
+        return data
+
+    known = {truth.source for truth in map(read_truth, photos_with_truth(photos))
+             if truth.corners is not None}
+    models = {}
+    for source in sorted(sources):
+        key = source if source in known else ALL_SOURCES
+        occ_path, tiles_path = folder / f"{key}.occupancy.npz", folder / f"{key}.tiles.npz"
+        if not (occ_path.exists() and tiles_path.exists()):
+            occ, tiles = _train_without(training_data(), key, settings)
+            folder.mkdir(parents=True, exist_ok=True)
+            occ.save(occ_path)
+            tiles.save(tiles_path)
+        models[source] = (OccupancyModel(Mlp.load(occ_path)), TileClassifier(Mlp.load(tiles_path)))
+    return models
+
+
+def _train_without(data: dict, source: str, settings: TrainingSettings) -> tuple[Mlp, Mlp]:
+    boards = [board for board in data["boards"] if board.source != source]
+    real_x, real_labels, real_sources = data["real"]
+    keep = np.array([s != source for s in real_sources])
+    render_x, render_labels = data["render"]
+    tiles = train_tiles(render_x, render_labels, real_x[keep],
+                        [label for label, k in zip(real_labels, keep, strict=False) if k],
+                        epochs=settings.epochs)
+    return train_occupancy(boards), tiles
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m vision.train",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--photos", type=Path, default=DEFAULT_PHOTOS)
     parser.add_argument("--out", type=Path, default=MODELS)
-    parser.add_argument("--per-letter", type=int, default=240)
-    parser.add_argument("--epochs", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--per-letter", type=int, default=TrainingSettings.per_letter)
+    parser.add_argument("--epochs", type=int, default=TrainingSettings.epochs)
+    parser.add_argument("--seed", type=int, default=TrainingSettings.seed)
+    parser.add_argument("--boards", type=int, default=TrainingSettings.boards,
+                        help="rendered board photos whose tiles join the training set")
     parser.add_argument("--evaluate", action="store_true",
                         help="print leave-one-source-out figures instead of writing models")
     args = parser.parse_args(argv)
@@ -337,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(boards)} real boards, {sum(len(b.crops) for b in boards)} tiles "
           f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     render_x, render_labels = _rendered_four_rotations(args.per_letter, args.seed,
-                                                       DEFAULT_CONFIG.cell_px)
+                                                       DEFAULT_CONFIG.cell_px, args.boards)
     print(f"{len(render_labels)} rendered crops ({time.perf_counter() - started:.0f} s)",
           file=sys.stderr)
     if args.evaluate:

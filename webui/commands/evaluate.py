@@ -25,6 +25,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--csv", metavar="OUT", help="also write the rows as CSV")
     parser.add_argument("--given-corners", action="store_true",
                         help="read with the truth corners instead of finding the board")
+    parser.add_argument("--in-sample", action="store_true",
+                        help="score the committed models, trained on these photos (optimistic); "
+                             "by default each photo is read by models trained without its "
+                             "repository's photos")
     parser.set_defaults(func=run)
 
 
@@ -40,4 +44,5 @@ def run(args: argparse.Namespace) -> int:
         return run_corner_eval(folder, csv_path)
     from vision.eval_reading import run_reading_eval
 
-    return run_reading_eval(folder, csv_path, given_corners=args.given_corners)
+    return run_reading_eval(folder, csv_path, given_corners=args.given_corners,
+                            in_sample=args.in_sample)

@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
     from vision.image import load_image
     from vision.read import read_board
+    from vision.reading import DISPUTE_CONFIG
 
     try:
         image = load_image(args.photo)
@@ -63,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
             from calibration.profile import CalibrationProfile
 
             corners = CalibrationProfile.load(args.calibration).corners_for(image)
-        reading = read_board(image, corners=corners, tiles=args.tiles, south=args.south)
+        reading = read_board(image, corners=corners, tiles=args.tiles, south=args.south,
+                             config=DISPUTE_CONFIG)
         if args.overlay:
             from vision.overlay import draw_overlay, save_overlay
 

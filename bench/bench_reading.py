@@ -1,0 +1,203 @@
+"""How fast and how well a photo is read, beside Tesseract per cell.
+
+``python -m bench.bench_reading`` (or ``make bench``). Two sets, each read by both readers on the
+same cells in the same run:
+
+* renders: 1600x1200 board photos from ``vision.render`` with tiles of all four seats (seeds the
+  trainer never uses), read with their exact corners;
+* real photos with truth, read with their truth corners by models trained WITHOUT the photo's
+  repository (leave-one-source-out, as ``tileref eval``; trained once and cached, which takes
+  a few minutes the first time).
+
+Our time is ``read_board`` from the decoded image to the reading (rectify, occupancy, classify,
+warnings; board finding excluded: ``tileref eval --stage corners`` times that), the median of
+repeats, on one OpenCV thread. The baseline is Tesseract (``--psm 10``, one call per tile the
+truth has, the same crop, no rotation known). Accuracy is letters right on the truth's tiles.
+Speed is given per photo, per tile and as a ratio: absolute milliseconds on a shared machine
+are not comparable between runs, ratios are.
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee.cells import Cell, Seat
+from referee.tiles import load_tile_set
+from vision.classify import BLANK, CROP_PAD
+from vision.eval_reading import tile_set_for
+from vision.image import load_image
+from vision.read import read_board
+from vision.reading import DEFAULT_CONFIG
+from vision.rectify import rectify
+from vision.truth import read_truth
+
+PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+REAL = (
+    "DeclanFinerty__scrabble-vision__board_002.jpeg",
+    "jheidel__scrabble-opencv__IMG_20151016_170803.jpg",
+    "ssetser1__ScrabbleDetectorProject__IMG_2677_jpeg.rf.76a02bccfaec5bb2f104ff8d631956e5.jpg",
+)
+RENDER_SEEDS = (701, 702, 703)
+REPEATS = 5
+
+
+@dataclass
+class Case:
+    """One photo with what is truly on it, in the view its corners give (row, col of the grid)."""
+
+    name: str
+    image: np.ndarray
+    corners: np.ndarray
+    truth: dict[Cell, tuple[str, int | None]]  # letter ("?" blank) and rotation (None: unknown)
+    tiles: str
+    models: Any = None  # (occupancy, classifier) or None for the committed ones
+
+
+@dataclass
+class Figures:
+    photos: int = 0
+    tiles: int = 0
+    ours_ms: list[float] | None = None
+    ours_letters: int = 0
+    ours_rotations: int = 0
+    rotations_scored: int = 0
+    occupancy_errors: int = 0
+    tess_ms: list[float] | None = None
+    tess_letters: int = 0
+
+
+def _median_ms(action: Callable[[], Any], repeats: int = REPEATS) -> float:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def render_cases() -> list[Case]:
+    from vision.render import RenderOptions, random_position, render_board_photo
+
+    cases = []
+    for seed in RENDER_SEEDS:
+        tiles = random_position(np.random.default_rng(seed), words=14, seats=list(Seat))
+        options = RenderOptions.random(np.random.default_rng(seed), glare=0.0, hand=False)
+        photo = render_board_photo(tiles, seed=seed, width=1600, height=1200, options=options)
+        truth = {cell: (BLANK if tile.blank else tile.letter, tile.rotation or 0)
+                 for cell, tile in tiles.items()}
+        cases.append(Case(f"render seed {seed}", photo.image, photo.corners, truth, "english"))
+    return cases
+
+
+def real_cases() -> list[Case]:
+    from vision.train import loso_models
+
+    photos = [PHOTOS / name for name in REAL if (PHOTOS / name).exists()]
+    truths = [read_truth(photo) for photo in photos]
+    models = loso_models({truth.source for truth in truths}) if truths else {}
+    cases = []
+    for photo, truth in zip(photos, truths, strict=True):
+        cells = {}
+        for row in range(15):
+            for col in range(15):
+                want = truth.grid[row][col]
+                if want.letter is None or (want.letter == "?" and not want.blank):
+                    continue
+                letter = BLANK if want.blank else want.letter
+                cells[Cell(col, row)] = (letter, want.rotation if truth.has_rotations else None)
+        cases.append(Case(photo.name[:40], load_image(photo), np.array(truth.corners, float),
+                          cells, tile_set_for(truth), models[truth.source]))
+    return cases
+
+
+def measure(cases: list[Case]) -> Figures:
+    from vision.ocr import read_letter
+
+    figures = Figures(ours_ms=[], tess_ms=[])
+    for case in cases:
+        occupancy, classifier = case.models or (None, None)
+
+        def ours(case: Case = case, occupancy: Any = occupancy, classifier: Any = classifier):
+            return read_board(case.image, corners=case.corners, tiles=case.tiles,
+                              occupancy=occupancy, classifier=classifier)
+
+        reading = ours()
+        figures.ours_ms.append(_median_ms(ours))
+        read = {Cell.parse(r.cell): r for r in reading.cells}
+        figures.photos += 1
+        figures.tiles += len(case.truth)
+        figures.occupancy_errors += len(set(read) ^ set(case.truth))
+        for cell, (letter, rotation) in case.truth.items():
+            got = read.get(cell)
+            if got is None:
+                continue
+            figures.ours_letters += got.letter == letter
+            if rotation is not None and letter != BLANK:
+                figures.rotations_scored += 1
+                figures.ours_rotations += got.rotation == rotation
+        board = rectify(case.image, case.corners, cell_px=DEFAULT_CONFIG.cell_px,
+                        margin_cells=DEFAULT_CONFIG.margin_cells,
+                        tile_lift=DEFAULT_CONFIG.tile_lift)
+        letters = load_tile_set(case.tiles).letters
+        for cell, (letter, _) in case.truth.items():
+            crop = board.cell_image(cell.col, cell.row, pad=CROP_PAD)
+            started = time.perf_counter()
+            answer = read_letter(crop, letters)
+            figures.tess_ms.append((time.perf_counter() - started) * 1000)
+            figures.tess_letters += (answer or BLANK) == letter
+    return figures
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:5.1f}%" if whole else "    -"
+
+
+def print_row(name: str, f: Figures) -> None:
+    ours_photo = statistics.median(f.ours_ms)
+    ours_tile = sum(f.ours_ms) / max(f.tiles, 1)
+    tess_tile = statistics.median(f.tess_ms) if f.tess_ms else float("nan")
+    tess_photo = tess_tile * f.tiles / max(f.photos, 1)
+    rotations = _pct(f.ours_rotations, f.rotations_scored) if f.rotations_scored else "    -"
+    print(f"{name:12} {f.photos:6d} {f.tiles:5d} | {ours_photo:8.0f} {ours_tile:7.2f} "
+          f"{_pct(f.ours_letters, f.tiles)} {rotations} {f.occupancy_errors:4d} | "
+          f"{tess_photo:8.0f} {tess_tile:7.1f} {_pct(f.tess_letters, f.tiles)} | "
+          f"{tess_tile / max(ours_tile, 1e-9):6.0f}x")
+
+
+def main() -> int:
+    from vision.ocr import ocr_available
+
+    if not ocr_available():
+        print("tesseract is not installed: the baseline cannot run", file=sys.stderr)
+        return 1
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        print("reading with given corners; ours on one OpenCV thread; medians\n")
+        print(f"{'set':12} {'photos':>6} {'tiles':>5} | {'ours ms':>8} {'ms/tile':>7} "
+              f"{'letter':>6} {'rot':>6} {'occ':>4} | {'tess ms':>8} {'ms/tile':>7} "
+              f"{'letter':>6} | {'ratio':>7}")
+        print(f"{'':12} {'':6} {'':5} | {'/photo':>8} {'':7} {'':6} {'':6} {'err':>4} | "
+              f"{'/photo':>8} {'':7} {'':6} | {'per tile':>7}")
+        print_row("renders", measure(render_cases()))
+        print_row("real (LOSO)", measure(real_cases()))
+    finally:
+        cv2.setNumThreads(threads)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak memory of this process: {peak:.0f} MB (both readers, all photos decoded)")
+    print("tess ms/photo = Tesseract per tile x tiles per photo (it would read only the tiles)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

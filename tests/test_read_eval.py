@@ -1,0 +1,71 @@
+"""`tileref eval --stage reading`: rows, totals, CSV, the in-sample warning, bad folders."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+
+from referee.boardtext import Tile
+from referee.cells import Cell
+from vision.eval_reading import IN_SAMPLE_NOTE, evaluate_photo, run_reading_eval
+from vision.render import RenderOptions, render_board_photo
+from webui.cli import main
+
+PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+
+
+def _render_folder(folder: Path) -> Path:
+    tiles = {Cell(col, 7): Tile(letter, False, None)
+             for col, letter in zip(range(4, 11), "READING", strict=True)}
+    photo = render_board_photo(tiles, seed=12, width=1200, height=900,
+                               options=RenderOptions.clean())
+    path = folder / "tileref__render__reading.png"
+    photo.save(path)
+    return path
+
+
+def test_a_photo_row_counts_what_the_truth_says(tmp_path) -> None:
+    path = _render_folder(tmp_path)
+    row = evaluate_photo(path, given_corners=True)
+    assert row.found and row.error == ""
+    assert row.tiles == 7
+    assert row.occupancy_false_tiles + row.occupancy_missed_tiles <= 1
+    assert row.letters_scored >= 6
+    assert row.letter_errors <= 1
+    assert row.ms > 0
+
+
+def test_in_sample_run_says_it_is_optimistic_and_writes_the_csv(tmp_path, capsys) -> None:
+    _render_folder(tmp_path)
+    out = tmp_path / "out" / "reading.csv"
+    assert run_reading_eval(tmp_path, out, given_corners=True, in_sample=True) == 0
+    printed = capsys.readouterr().out
+    assert IN_SAMPLE_NOTE in printed
+    assert "occupancy:" in printed and "letters:" in printed and "rotations:" in printed
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert len(rows) == 1
+    assert rows[0]["photo"] == "tileref__render__reading.png"
+    assert {"found", "corner_error_cells", "occupancy_false_tiles", "occupancy_missed_tiles",
+            "letter_errors", "rotation_errors", "ms"} <= set(rows[0])
+
+
+def test_a_folder_that_is_not_there_exits_2(tmp_path, capsys) -> None:
+    assert main(["eval", str(tmp_path / "missing"), "--stage", "reading"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_folder_without_truth_exits_2(tmp_path, capsys) -> None:
+    assert main(["eval", str(tmp_path), "--stage", "reading", "--in-sample"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_real_photo_scores_with_the_committed_model_are_marked_in_sample() -> None:
+    # The committed model has seen this photo: the row exists and is scored, and the printed
+    # table says the figures are in-sample (the honest ones come from the default run).
+    photo = PHOTOS / "scrabscrap__scrabble-scraper__board-neu_warp-07.jpg"
+    row = evaluate_photo(photo, given_corners=True)
+    assert row.found and row.tile_set == "german"
+    assert row.letters_scored > 0
+    assert np.isfinite(row.ms)
