@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -144,7 +145,9 @@ def test_any_corruption_of_a_sample_is_judged_or_refused_in_one_line(data):
         target = spec
         for key in where[:-1]:
             target = target[key]
-        target[where[-1]] = data.draw(JUNK)
+        # A copy: st.just hands out one shared object, which a later corruption could put
+        # inside itself (a cycle no JSON file can hold) or carry into the next example.
+        target[where[-1]] = copy.deepcopy(data.draw(JUNK))
     try:
         result = judge_spec(spec, SAMPLES)
     except GameFileError as error:
