@@ -138,6 +138,16 @@ def _tile(letter: str):
     return Tile(letter, False, None)
 
 
+@pytest.mark.parametrize("style", ["classic", "modern", "green"])
+def test_coloured_premium_squares_are_neither_shadow_nor_glare(style: str) -> None:
+    """Red, dark blue and pale blue squares are the board's print, not the light: a clean,
+    evenly lit render gets no light warning at all (it used to name every triple square)."""
+    photo = render_board_photo({}, seed=8, width=1600, height=1200,
+                               options=RenderOptions.clean(board_style=style))
+    reading = read_board(photo.image, corners=photo.corners)
+    assert not [w for w in reading.warnings if "shadow" in w or "glare" in w]
+
+
 def test_glare_and_shadow_are_warned_per_cell_and_glare_never_hides_a_tile() -> None:
     tiles = {Cell(col, 7): _tile(letter) for col, letter in zip(range(5, 10), "HOUSE", strict=True)}
     photo = render_board_photo(tiles, seed=5, width=1600, height=1200,

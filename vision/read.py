@@ -36,13 +36,21 @@ def _tile_set_letters(tiles: str) -> str:
 
 
 def _light_warnings(board: RectifiedBoard, config: ReadConfig) -> dict[tuple[int, int], list[str]]:
-    """Glare and shadow per cell, judged against this board's own brightness."""
-    gray = cv2.cvtColor(board.image, cv2.COLOR_BGR2GRAY)
+    """Glare and shadow per cell, judged against this board's own brightness.
+
+    Not grey: a shadow dims every channel, so a cell is shadowed when even its strongest
+    channel is dark (a red triple-word or dark blue triple-letter square is dark in grey, but
+    not in its own colour); glare washes every channel out, so a pixel is blown when even its
+    weakest channel is at the top (a pale blue square is not).
+    """
     px, margin = board.cell_px, board.margin_px
-    grid = gray[margin:margin + SIZE * px, margin:margin + SIZE * px]
-    cells = grid.reshape(SIZE, px, SIZE, px).transpose(0, 2, 1, 3).reshape(SIZE, SIZE, -1)
-    blown = (cells >= config.glare_level).mean(axis=2)
-    median = np.median(cells, axis=2)
+    grid = board.image[margin:margin + SIZE * px, margin:margin + SIZE * px]
+
+    def per_cell(channel: np.ndarray) -> np.ndarray:
+        return channel.reshape(SIZE, px, SIZE, px).transpose(0, 2, 1, 3).reshape(SIZE, SIZE, -1)
+
+    blown = (per_cell(grid.min(axis=2)) >= config.glare_level).mean(axis=2)
+    median = np.median(per_cell(grid.max(axis=2)), axis=2)
     board_median = float(np.median(median))
     warnings: dict[tuple[int, int], list[str]] = {}
     for row in range(SIZE):
