@@ -1,58 +1,13 @@
 // The referee board: refresh on the game's event stream, and send the table's actions.
 "use strict";
 (function () {
-  const root = document.getElementById("game");
-  if (!root) return;
-  const gameId = root.dataset.game;
-  const key = "tileref-token-" + gameId;
-  // A token arrives with the page (this device created the game) or in the link's #token=...
-  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (root.dataset.token) localStorage.setItem(key, root.dataset.token);
-  if (fromHash) { localStorage.setItem(key, fromHash); history.replaceState(null, "", location.pathname); }
-  const token = () => localStorage.getItem(key) || "";
-  // Without the game's token a screen can watch but not referee.
-  const WATCH_ONLY = "This screen can only watch: to referee from it, open the link from " +
-                     "Share… on the device that started the game.";
-  window.tileref = { gameId, token, WATCH_ONLY };
+  if (!window.tileref) return;
+  const { root, gameId, token, say, post, followPanel } = window.tileref;
 
-  const message = document.getElementById("message");
-  function say(text, bad) {
-    if (!message) return;
-    message.textContent = text || "";
-    message.className = "message" + (bad ? " bad" : "");
-  }
-
-  async function api(path, body) {
-    const response = await fetch("/api/games/" + gameId + path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token() },
-      body: JSON.stringify(body || {}),
-    });
-    const data = await response.json().catch(() => ({ error: "the server did not answer" }));
-    if (response.status === 401 || response.status === 403) { say(WATCH_ONLY, true); return null; }
-    if (!response.ok) { say(data.error || "refused", true); return null; }
-    return data;
-  }
+  // Actions on this game: "/moves", "/undo", ... under /api/games/<id>.
+  const api = (path, body) => post("/api/games/" + gameId + path, body);
   window.tileref.api = api;
-
-  let version = -1;
-  async function refresh() {
-    const response = await fetch("/games/" + gameId + "/panel", { cache: "no-store" });
-    if (!response.ok) return;
-    const html = await response.text();
-    document.getElementById("panel").innerHTML = html;
-    const panel = document.querySelector("#panel .panel");
-    if (panel) document.body.dataset.version = panel.dataset.version;
-  }
-  function listen() {
-    const source = new EventSource("/api/games/" + gameId + "/events");
-    source.addEventListener("state", (event) => {
-      const state = JSON.parse(event.data);
-      if (state.version !== version) { version = state.version; refresh(); }
-    });
-    source.onerror = () => { /* the browser reconnects by itself */ };
-  }
-  listen();
+  followPanel("/games/" + gameId + "/panel");
 
   function toMove() {
     const panel = document.querySelector("#panel .panel");

@@ -2,36 +2,9 @@
 // (the JSON API) and redraw the panel whenever the game's event stream says it changed.
 "use strict";
 (function () {
-  const root = document.getElementById("game");
-  if (!root) return;
-  const gameId = root.dataset.game;
-  const key = "tileref-token-" + gameId;
-  const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (root.dataset.token) localStorage.setItem(key, root.dataset.token);
-  if (fromHash) { localStorage.setItem(key, fromHash); history.replaceState(null, "", location.pathname); }
-  const token = () => localStorage.getItem(key) || "";
-  const message = document.getElementById("message");
+  if (!window.tileref) return;
+  const { gameId, token, say, sentence, post, followPanel } = window.tileref;
 
-  function say(text, bad) {
-    message.textContent = text || "";
-    message.className = "message" + (bad ? " bad" : "");
-  }
-  function sentence(text) {
-    const line = String(text || "").trim();
-    if (!line) return "";
-    const upper = line[0].toUpperCase() + line.slice(1);
-    return /[.!?]$/.test(upper) ? upper : upper + ".";
-  }
-
-  async function post(path, body, isForm) {
-    const headers = { "Authorization": "Bearer " + token() };
-    if (!isForm) headers["Content-Type"] = "application/json";
-    const response = await fetch(path, { method: "POST", headers,
-                                         body: isForm ? body : JSON.stringify(body || {}) });
-    const data = await response.json().catch(() => ({ error: "the server did not answer" }));
-    if (!response.ok) { say(sentence(data.error || "refused"), true); return null; }
-    return data;
-  }
   async function move(body, path) {
     const verdict = await post(path || "/api/games/" + gameId + "/moves", body);
     if (!verdict) return null;
@@ -41,29 +14,7 @@
     return verdict;
   }
 
-  // The version on screen: a panel is only ever replaced by a newer one, so a second answer
-  // for the same version does not wipe what someone is typing into the fresh one.
-  const first = document.querySelector("#panel .panel");
-  let shown = first ? Number(first.dataset.version) : -1;
-  async function refresh() {
-    const response = await fetch("/table/" + gameId + "/panel", { cache: "no-store" });
-    if (!response.ok) return;
-    const html = await response.text();
-    const holder = document.createElement("div");
-    holder.innerHTML = html;
-    const fresh = holder.querySelector(".panel");
-    if (!fresh) return;
-    const version = Number(fresh.dataset.version);
-    if (version <= shown) return;  // already shown, or an older answer arriving late
-    shown = version;
-    document.getElementById("panel").innerHTML = html;
-  }
-  const source = new EventSource("/api/games/" + gameId + "/events");
-  source.addEventListener("state", (event) => {
-    const state = JSON.parse(event.data);
-    if (state.version < shown) shown = -1;  // the server restarted: its count began again
-    if (state.version !== shown) refresh();
-  });
+  const refresh = followPanel("/table/" + gameId + "/panel");
 
   const panel = () => document.querySelector("#panel .panel");
   const toMove = () => (panel() ? panel().dataset.toMove : "");
