@@ -274,8 +274,9 @@ def main() -> int:
         median = float("nan")
         print("steady frame -> verdict on a second screen: no verdicts (reader found no play)")
     typed_median = statistics.median(typed)
+    ratio = f"ratio {median / typed_median:.0f}x" if latencies else "no ratio: no camera verdict"
     print(f"baseline, typed move -> second screen: median {typed_median * 1000:.1f} ms "
-          f"(n={len(typed)}); ratio {median / typed_median:.0f}x")
+          f"(n={len(typed)}); {ratio}")
     print(f"server memory after the game: RSS {rss / 1024:.0f} MiB, peak {peak / 1024:.0f} MiB")
     crashed_ok, crash_line = crash_test()
     print(crash_line)
