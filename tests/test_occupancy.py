@@ -7,11 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from vision.classify import Mlp
 from vision.eval_reading import photo_corners
 from vision.image import load_image
-from vision.occupancy import OccupancyModel, cell_features
+from vision.occupancy import LOCAL_FEATURES, OccupancyModel, _sure_letter_tiles, cell_features
 from vision.reading import DEFAULT_CONFIG
 from vision.rectify import rectify
+from vision.train import average_mlps, train_mlp
 from vision.truth import read_truth
 
 PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
@@ -72,3 +74,56 @@ def test_a_board_of_one_flat_colour_has_no_tiles() -> None:
                         homography=board.homography)
     tiles = OccupancyModel.load().tile_probability(blank) >= DEFAULT_CONFIG.occupancy_threshold
     assert int(tiles.sum()) == 0
+
+
+ORANGE_TILES = PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_164039.jpg"
+SPARSE_BOARD = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_165525.jpg"
+
+
+def _sure(board) -> np.ndarray:
+    letters = cell_features(board)[:, LOCAL_FEATURES:]
+    return _sure_letter_tiles(letters).reshape(15, 15)
+
+
+@pytest.mark.parametrize("photo", [ORANGE_TILES, SPARSE_BOARD, FULL_BOARDS[1]],
+                         ids=lambda p: p.name[:40])
+def test_sure_letter_tiles_are_tiles_not_blurred_premium_print(photo: Path) -> None:
+    # The orange-tile photo's blurred DOUBLE LETTER SCORE lines were "sure tiles" before (47
+    # squares), so its tile colour was a square's and all 21 tiles were missed.
+    board, truth = _board(photo)
+    sure = _sure(board)
+    assert not (sure & ~truth).any(), f"empty cells called sure: {np.argwhere(sure & ~truth)}"
+    assert sure.sum() >= 0.75 * truth.sum()
+
+
+def test_textured_plain_squares_of_an_empty_board_are_not_sure_tiles() -> None:
+    board, _ = _board(EMPTY_BOARD)
+    sure = _sure(board)
+    assert int(sure.sum()) <= 1  # at most the centre star
+    assert not sure[np.arange(15) != 7].any()
+
+
+def _always_empty_model() -> OccupancyModel:
+    n = cell_features(_board(FULL_BOARDS[0])[0]).shape[1]
+    return OccupancyModel(Mlp(np.zeros(n, np.float32), np.ones(n, np.float32),
+                              np.zeros((n, 1), np.float32), np.zeros(1, np.float32),
+                              np.zeros((1, 2), np.float32), np.array([5.0, -5.0], np.float32),
+                              ("empty", "tile")))
+
+
+def test_a_sure_letter_tile_is_a_tile_whatever_the_model_says() -> None:
+    board, truth = _board(SPARSE_BOARD)
+    tiles = _always_empty_model().tile_probability(board) >= DEFAULT_CONFIG.occupancy_threshold
+    assert tiles.sum() >= 8 and not (tiles & ~truth).any()
+
+
+def test_averaged_perceptrons_give_the_mean_of_their_logits() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(200, 6)).astype(np.float32)
+    labels = ["tile" if v > 0 else "empty" for v in x[:, 0] + 0.3 * x[:, 1]]
+    models = [train_mlp(x, labels, hidden=8, epochs=3, seed=seed) for seed in range(3)]
+    merged = average_mlps(models)
+    expected = np.mean([m.logits(x) for m in models], axis=0)
+    assert np.allclose(merged.logits(x), expected, atol=1e-4)
+    with pytest.raises(ValueError):
+        average_mlps([models[0], train_mlp(x[:100], labels[:100], hidden=8, epochs=1)])

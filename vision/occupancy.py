@@ -10,7 +10,8 @@ letter tiles (all tiles of a set share one colour). A small perceptron trained o
 
 Measured leave-one-source-out on the 31 truth photos (a repository's photos never in training):
 the earlier design (colour standardised per photo, k-means colour groups) got 391 of 6975 cells
-wrong; these features get about 150 wrong (``python -m vision.train --evaluate``).
+wrong; letter evidence got 137; a stricter "sure letter tile" (below), no absolute lightness and
+sure tiles counted as tiles get 69 (``python -m vision.train --evaluate``, truth corners).
 """
 
 from __future__ import annotations
@@ -29,8 +30,20 @@ LETTER_SIZES = (0.3, 0.8)
 """A tile letter's height or width as a fraction of the cell; premium-square print is smaller."""
 WORD_LETTER_HEIGHT = (0.06, 0.25)
 """The height of one printed letter of DOUBLE WORD SCORE, as a fraction of the cell."""
-LOCAL_FEATURES = 17
+LOCAL_FEATURES = 14
 """Colour, ink and edge features come first in :func:`cell_features`, letter evidence after."""
+MAX_TILE_WORD_BLOBS = 2
+"""Small blobs beside a tile's letter: its value digits ("10" is two); a premium square has more."""
+SURE_LETTER_THICKNESS = 0.2
+"""A sure letter's blob is at least this high and wide (of the cell): a blurred line of premium
+print ("DOUBLE WORD") is as wide as a letter but flat.
+Only an I is thinner; it is not needed."""
+SURE_MIN_CONTRAST = 0.3
+"""A sure letter is at least 30 grey levels darker than its face (the letter-evidence feature 7 is
+that difference / 100); the texture of a plain square that ink detection blows up is 4-18."""
+SURE_CONTRAST = 0.6
+"""A sure tile's letter is at least this share as dark against its face as the photo's typical
+sure letter (the upper quartile): textured or blurred print is letter-sized but faint."""
 MIN_SURE_TILES = 3
 """Sure letter tiles needed before this board's tile colour is trusted (blanks need it)."""
 
@@ -95,8 +108,10 @@ def cell_features(board: RectifiedBoard) -> np.ndarray:
     chroma_w = np.hypot(whole[:, 1] - 128, whole[:, 2] - 128)[:, None]
     # Ring versus centre: a tile's face runs to its edges; a premium square's print does not.
     border = np.abs(whole - centre)
-    local = np.concatenate([centre, whole, spread, chroma_c, chroma_w, dark_edges,
-                            bright[:, None], border], axis=1)
+    # No absolute lightness (centre, whole, bright): exposure and board colour change it from
+    # photo to photo, and a model given it learnt "tiles are light" (orange tiles all missed).
+    local = np.concatenate([centre[:, 1:], whole[:, 1:], spread, chroma_c, chroma_w, dark_edges,
+                            border], axis=1)
     letters = _letter_features(_cell_stack(board, 0.0))
     return np.concatenate([local / 100.0, letters], axis=1).astype(np.float32)
 
@@ -134,13 +149,16 @@ def _letter_features(cells: np.ndarray) -> np.ndarray:
             out[i, 5] = float(LETTER_SIZES[0] <= max(bw, bh) / WORK_PX <= LETTER_SIZES[1])
         out[i, 6] = min(int(words.sum()), 10) / 10
     out[:, 7] = (face_level - dark_level) / 100
+    # Ink is measured relative to each cell's own contrast, so a plain square's faint texture
+    # comes out as blobs; under SURE_MIN_CONTRAST they are no letter evidence.
+    out[out[:, 7] < SURE_MIN_CONTRAST, 0:7] = 0
     out[:, 8] = binary.reshape(n, -1).mean(axis=1)
     lab = cv2.cvtColor(small.reshape(-1, WORK_PX, 3), cv2.COLOR_BGR2LAB).reshape(
         n, WORK_PX, WORK_PX, 3)[:, m:WORK_PX - m, m:WORK_PX - m].reshape(n, -1, 3)
     lab = np.ascontiguousarray(lab.transpose(0, 2, 1), dtype=np.float32)  # reduce contiguously
     face_mask = (inks[:, m:WORK_PX - m, m:WORK_PX - m] < 0.2).reshape(n, 1, -1)
     faces = (lab * face_mask).sum(axis=2) / np.maximum(face_mask.sum(axis=2), 1)
-    sure = (out[:, 5] > 0) & (out[:, 6] == 0)
+    sure = _sure_letter_tiles(out)
     board_face = np.median(faces, axis=0)
     tile_face = np.median(faces[sure], axis=0) if sure.sum() >= MIN_SURE_TILES else board_face
     to_tile = np.linalg.norm(faces - tile_face, axis=1)
@@ -154,6 +172,24 @@ def _letter_features(cells: np.ndarray) -> np.ndarray:
     return out
 
 
+def _sure_letter_tiles(letters: np.ndarray) -> np.ndarray:
+    """Cells that are tiles beyond doubt: a central letter-sized blob, no more small blobs than a
+    value's digits, and dark print, not the faint texture of a plain square.
+
+    Requiring no small blob at all (the earlier rule) rejected nearly every real tile, since its
+    value digit is one, and took blurred premium print and textured plain squares for tiles: the
+    photo's "tile colour" was then a square's (an orange-tile photo lost all 21 tiles). On the 31
+    truth photos this picks 1361 of 1630 tiles and 5 empty cells (two of them centre stars).
+    """
+    base = (letters[:, 5] > 0) & (letters[:, 6] <= MAX_TILE_WORD_BLOBS / 10) & (
+        np.minimum(letters[:, 1], letters[:, 2]) >= SURE_LETTER_THICKNESS) & (
+        letters[:, 7] >= SURE_MIN_CONTRAST)
+    if base.sum() < MIN_SURE_TILES:
+        return base
+    typical = np.percentile(letters[base, 7], 75)
+    return base & (letters[:, 7] >= SURE_CONTRAST * typical)
+
+
 class OccupancyModel:
     """Probability that each cell holds a tile, from :func:`cell_features`."""
 
@@ -165,7 +201,7 @@ class OccupancyModel:
         return _load(str(path or MODELS / "occupancy.npz"))
 
     def tile_probability(self, board: RectifiedBoard) -> np.ndarray:
-        """(15, 15) array [row, col] of P(tile), with two rules of the game on top of the model.
+        """(15, 15) array [row, col] of P(tile), with rules of the game on top of the model.
 
         A tile with no letter is a blank, and a blank is told from a plain square by its face
         colour, which only this board's letter tiles can show: with fewer than three sure letter
@@ -173,23 +209,33 @@ class OccupancyModel:
         leave-one-source-out: 143 -> 137 wrong cells of 6975, no tile lost). And the centre star
         is a dark letter-sized blob on an empty board; a tile alone on the centre cannot happen in
         play (the first word has at least two letters), so when the centre is the only likely
-        tile it is the star. Either way the probability is halved, not zeroed.
+        tile it is the star. Either way the probability is halved, not zeroed. A sure letter
+        tile (:func:`_sure_letter_tiles`) is raised to at least one half: the model, trained on
+        few boards, missed all nine clear tiles of some sparse boards leave-one-source-out
+        (112 -> 69 wrong cells of 6975).
         """
         features = cell_features(board)
-        probability = self.probability_of(features)
-        letters = features[:, LOCAL_FEATURES:]
-        few_sure = letters[:, 12] < MIN_SURE_TILES / 10
-        probability[(letters[:, 0] == 0) & few_sure] /= 2
-        probability = probability.reshape(SIZE, SIZE)
-        likely = probability >= 0.5
-        centre = SIZE // 2
-        if likely[centre, centre] and likely.sum() == 1:
-            probability[centre, centre] /= 2
-        return probability
+        return game_rules(features, self.probability_of(features))
 
     def probability_of(self, features: np.ndarray) -> np.ndarray:
         probs = self.model.probabilities(features)
         return probs[:, list(self.model.labels).index("tile")]
+
+
+def game_rules(features: np.ndarray, probability: np.ndarray) -> np.ndarray:
+    """(15, 15) probabilities after the rules of :meth:`OccupancyModel.tile_probability`."""
+    probability = probability.copy()
+    letters = features[:, LOCAL_FEATURES:]
+    few_sure = letters[:, 12] < MIN_SURE_TILES / 10
+    probability[(letters[:, 0] == 0) & few_sure] /= 2
+    sure = _sure_letter_tiles(letters)
+    probability[sure] = (1 + probability[sure]) / 2
+    probability = probability.reshape(SIZE, SIZE)
+    likely = probability >= 0.5
+    centre = SIZE // 2
+    if likely[centre, centre] and likely.sum() == 1:
+        probability[centre, centre] /= 2
+    return probability
 
 
 @cache
@@ -197,4 +243,4 @@ def _load(path: str) -> OccupancyModel:
     return OccupancyModel(Mlp.load(Path(path)))
 
 
-__all__ = ["OccupancyModel", "cell_features"]
+__all__ = ["OccupancyModel", "cell_features", "game_rules"]
