@@ -53,8 +53,8 @@ def detect_markers(image: np.ndarray) -> dict[int, DetectedMarker]:
     found: dict[int, DetectedMarker] = {}
     if ids is None:
         return found
-    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
-        marker_id = int(marker_id)
+    for quad, raw_id in zip(corners, ids.ravel(), strict=True):
+        marker_id = int(raw_id)
         if marker_id in CORNER_IDS and marker_id not in found:
             found[marker_id] = DetectedMarker(marker_id, quad.reshape(4, 2).astype(np.float64))
     return found

@@ -9,6 +9,7 @@ language's board reads without a code change.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from referee.cells import ARROWS, ROTATION_OF_ARROW, SIZE, Cell, all_cells
@@ -120,7 +121,7 @@ def parse_board_text(text: str) -> dict[Cell, Tile]:
     return tiles
 
 
-def format_board_text(tiles: dict[Cell, Tile], spaced: bool | None = None) -> str:
+def format_board_text(tiles: Mapping[Cell, Tile], spaced: bool | None = None) -> str:
     """Write board text; spaced form whenever any tile carries a rotation (or when asked)."""
     if spaced is None:
         spaced = any(tile.rotation is not None for tile in tiles.values())

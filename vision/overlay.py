@@ -11,6 +11,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.typing import ArrayLike
 
 from referee.cells import Cell
 from vision.errors import ImageError
@@ -25,7 +26,7 @@ UNSURE_BGR = (0, 0, 230)
 ARROW_STEP = {0: (0.0, -0.42), 90: (0.42, 0.0), 180: (0.0, 0.42), 270: (-0.42, 0.0)}
 
 
-def _to_photo(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+def _to_photo(homography: np.ndarray, points: ArrayLike) -> np.ndarray:
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
     return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
 

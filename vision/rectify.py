@@ -84,7 +84,7 @@ def check_corners(corners: np.ndarray | list) -> np.ndarray:
     return quad
 
 
-def grid_homography(corners: np.ndarray) -> np.ndarray:
+def grid_homography(corners: np.ndarray | list) -> np.ndarray:
     """The homography from grid units (0..15 on each axis, (0, 0) = TL corner) to photo pixels."""
     quad = check_corners(corners)
     grid = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], dtype=np.float64)

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def add_parser(subparsers: Any) -> None:
@@ -55,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         image = load_image(args.photo)
-        corners = None
+        corners: np.ndarray | list[tuple[float, float]] | None = None
         if args.corners and args.calibration:
             raise ValueError("give --corners or --calibration, not both")
         if args.corners:
