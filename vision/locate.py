@@ -54,6 +54,7 @@ class LocateConfig:
     work_px: int = 640  # long side of the copy the rough search runs on
     retry_work_px: int = 960  # ...and of the one it looks again on when that finds nothing
     lsd_scale: float = 0.8  # LSD's own downscale of the work copy (its default)
+    lsd_quant: float = 2.0  # LSD's gradient noise bound: weaker gradients start no segment
     min_segment_px: float = 6.0  # shorter LSD segments are texture, not lines
     family_inlier_deg: float = 2.0  # a segment belongs to a vanishing point within this angle
     ransac_iterations: int = 200
@@ -184,7 +185,8 @@ def _blur_measure(gray_work: np.ndarray) -> float:
 
 def _segments(gray: np.ndarray, config: LocateConfig) -> np.ndarray:
     """LSD segments as an (N, 4) float array x1 y1 x2 y2, short ones dropped."""
-    detector = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD, config.lsd_scale)
+    detector = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD, config.lsd_scale, 0.6,
+                                              config.lsd_quant)
     found = detector.detect(gray)[0]
     if found is None:
         return np.zeros((0, 4), np.float64)
@@ -276,7 +278,7 @@ def _comb_scores(
     sigmas = np.maximum(0.7, 0.08 * periods / resolution)
     keys = np.round(sigmas * 4).astype(int)
     n = hist32.shape[1]
-    # Periods sharing a smoothing width are scored together: every start of every comb at once.
+    # Periods sharing a smoothing width share one smoothed profile.
     for key in np.unique(keys):
         group = np.flatnonzero(keys == key)
         sigma_bins = float(sigmas[group[0]])
@@ -285,24 +287,24 @@ def _comb_scores(
         # Scale so a tooth collects the weight within about a tenth of a cell, whatever the
         # period: an area-normalised kernel would favour narrow teeth, i.e. tiny combs.
         profile = np.sqrt(np.maximum(profile * (sigma_bins * np.sqrt(2 * np.pi)), 0))
-        steps = periods[group] / resolution
-        lasts = n - np.ceil(SIZE * steps).astype(int) - 1
-        group, steps, lasts = group[lasts > 0], steps[lasts > 0], lasts[lasts > 0]
-        if len(group) == 0:
-            continue
         padded = np.concatenate([profile, np.zeros(n + 2, profile.dtype)])
-        starts = np.arange(int(lasts.max()))[None, :, None]
-        teeth = np.round(ks[None, :] * steps[:, None]).astype(int)[:, None, :]
-        gaps = np.round((ks[None, :-1] + 0.5) * steps[:, None]).astype(int)[:, None, :]
-        # Teeth minus the gaps between them: a comb of the wrong period also collects lines
-        # in its gaps, a comb on the grid does not (cell middles hold no long lines).
-        sums = padded[starts + teeth].sum(axis=2) - padded[starts + gaps].sum(axis=2) * (
-            LINES / SIZE
-        )
-        sums[starts[0, :, 0][None, :] >= lasts[:, None]] = -np.inf
-        best = np.argmax(sums, axis=1)
-        offsets[group] = bins[best] + resolution / 2
-        scores[group] = sums[np.arange(len(group)), best]
+        # Every start of a comb at once: row s of ``windows`` is the profile from bin s on, so a
+        # comb's teeth and gaps are a few columns of it (a view, nothing is copied).
+        windows = np.lib.stride_tricks.sliding_window_view(padded, n + 2)
+        for index in group:
+            step = periods[index] / resolution
+            last = n - int(np.ceil(SIZE * step)) - 1
+            if last <= 0:
+                continue
+            teeth = np.round(ks * step).astype(int)
+            gaps = np.round((ks[:-1] + 0.5) * step).astype(int)
+            # Teeth minus the gaps between them: a comb of the wrong period also collects
+            # lines in its gaps, a comb on the grid does not (cell middles hold no long lines).
+            sums = (windows[:last, teeth].sum(axis=1)
+                    - windows[:last, gaps].sum(axis=1) * (LINES / SIZE))
+            best = int(np.argmax(sums))
+            offsets[index] = bins[best] + resolution / 2
+            scores[index] = sums[best]
     return offsets, scores
 
 
@@ -797,13 +799,21 @@ def _line_hits(gray: np.ndarray, quad: np.ndarray, config: LocateConfig) -> np.n
     """Per axis (vertical lines, horizontal lines) and line, the share of its 15 samples that
     support it (see :func:`line_support`): a 2 x 16 array."""
     cell = config.refine_cell_px
+    rect, _ = _rectify_gray(gray, quad, cell, cell)
+    return _hits_from_profiles([_line_profiles(rect, axis, cell, cell, config)
+                                for axis in (0, 1)], cell, config)
+
+
+def _hits_from_profiles(
+    profiles: list[tuple[np.ndarray, np.ndarray]], cell: int, config: LocateConfig
+) -> np.ndarray:
+    """:func:`_line_hits` from the two axes' :func:`_line_profiles` of a rectified image."""
     margin = cell
-    rect, _ = _rectify_gray(gray, quad, cell, margin)
     radius = int(round(0.35 * cell))
     expected = margin + np.arange(LINES)[:, None] * cell
     hits = []
-    for axis in (0, 1):
-        found, strength = _find_lines(rect, axis, margin, cell, radius, config)
+    for raw, smooth in profiles:
+        found, strength = _line_peaks(raw, smooth, margin, cell, radius)
         near = np.abs(np.nan_to_num(found - expected, nan=cell)) < config.support_tolerance * cell
         hits.append((near & (strength > config.support_strength)).mean(axis=1))
     return np.array(hits)
@@ -894,8 +904,9 @@ def _refine(
     for _round in range(config.refine_rounds if rounds is None else rounds):
         rect, photo_to_rect = _rectify_gray(gray, quad, cell, margin)
         radius = int(round(search * cell))
-        found_x, strength_x = _find_lines(rect, 0, margin, cell, radius, config)
-        found_y, strength_y = _find_lines(rect, 1, margin, cell, radius, config)
+        profiles = [_line_profiles(rect, axis, margin, cell, config) for axis in (0, 1)]
+        found_x, strength_x = _line_peaks(*profiles[0], margin, cell, radius)
+        found_y, strength_y = _line_peaks(*profiles[1], margin, cell, radius)
         xs = _fit_lines(found_x, strength_x, margin, cell)
         ys = _fit_lines(found_y, strength_y, margin, cell)
         if xs is None or ys is None:
@@ -919,20 +930,17 @@ def _refine(
         quad = new_quad
         search = max(0.15, search * 0.6)
         if shift < 0.01:
-            break
+            # Settled: the lines sit within a hundredth of a cell of where this round measured
+            # them, so its profiles tell the support as well as a fresh warp would.
+            return quad, _hits_from_profiles(profiles, cell, config)
     return quad, _line_hits(gray, quad, config)
 
 
-def _find_lines(
-    rect: np.ndarray, axis: int, margin: int, cell: int, radius: int,
-    config: LocateConfig = CONFIG,
+def _line_profiles(
+    rect: np.ndarray, axis: int, margin: int, cell: int, config: LocateConfig
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Where each of the 16 lines crosses each of the 15 bands: (positions, strengths), 16x15.
-
-    ``axis`` 0 looks for the vertical lines (positions are x), 1 for the horizontal ones. A
-    position is the sub-pixel peak of the absolute gradient summed along the band; the strength
-    is that peak over the median of its search window (how much it stands out).
-    """
+    """Per band (15), the absolute gradient across the lines summed along the band: raw, and
+    smoothed so a printed line's two edges make one peak (15 x rect size each)."""
     grad = np.abs(cv2.Sobel(rect, cv2.CV_32F, 1 - axis, axis, ksize=3))
     if axis == 1:
         grad = grad.T  # now lines run along rows' columns in both cases: profile along x
@@ -945,7 +953,20 @@ def _find_lines(
     # (otherwise each band picks either edge, and a 2-pixel line jitters the fit by a pixel).
     # The strength is still judged on the raw profile, where a thin line stands out most.
     sigma = max(1.0, config.line_smooth_cells * cell)
-    profiles = cv2.GaussianBlur(raw, (int(6 * sigma) | 1, 1), sigma)
+    return raw, cv2.GaussianBlur(raw, (int(6 * sigma) | 1, 1), sigma)
+
+
+def _line_peaks(
+    raw: np.ndarray, profiles: np.ndarray, margin: int, cell: int, radius: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of the 16 lines crosses each of the 15 bands: (positions, strengths), 16x15,
+    from one axis' :func:`_line_profiles` (axis 0: vertical lines, positions are x).
+
+    A position is the sub-pixel peak of the smoothed profile within ``radius`` of the line's
+    expected place; the strength is the raw peak over the median of that window (how much it
+    stands out).
+    """
+    size = raw.shape[1]
     centres = margin + np.arange(LINES) * cell
     offsets = np.arange(-radius, radius + 1)
     index = np.clip(centres[:, None] + offsets[None, :], 0, size - 1)  # (16, W)
