@@ -157,6 +157,20 @@ def test_hint_refines_a_rough_guess() -> None:
     assert corner_errors_cells(location.corners, truth).max() < 0.1
 
 
+def test_settled_refinement_reports_the_support_a_fresh_look_would() -> None:
+    """A refinement that settles takes the line support from its last round's measurement
+    instead of rectifying again; that must be the support measured afresh at its corners."""
+    from vision.locate import _line_hits, _refine
+
+    photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
+                               options=RenderOptions.clean(tilt=25, clutter=4))
+    gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    truth = _expected(photo.corners, photo.orientation)
+    quad, hits = _refine(gray, truth, CONFIG, rounds=6)
+    assert np.abs(hits - _line_hits(gray, quad, CONFIG)).max() <= 1 / 15 + 1e-9
+    assert hits.mean() > 0.5
+
+
 def test_grid_on_wood_grain_is_refused_rather_than_guessed() -> None:
     """Steep, square to the camera, strong wood grain: the grain out-weighs one family of grid
     lines and no grid is found in this render. The finder must say so, not return a grid that

@@ -87,10 +87,6 @@ class LocateConfig:
     second_pass_grow: float = 1.15  # ...grown by this factor about its centre
     comb_candidates: int = 3  # rough hypotheses refined when the first is not convincing
     good_enough: float = 0.85  # line support that (with square-like cells) ends the search
-    # ...as do squares this convincing on a grid that would be accepted. On the dev photos the
-    # first grid of every photo it was beaten on scored <= 0.75, every first grid that won or
-    # tied >= 1.28 (so any value between does the same there; a round one inside the gap).
-    clear_cellness: float = 1.2
     max_hypotheses: int = 6  # (the thorough second look: two more)
     same_quad_cells: float = 0.4  # a hypothesis this close to one already refined is skipped
     hopeless_support_gap: float = 0.15  # ...as is one this far below the best after one round
@@ -1164,27 +1160,17 @@ def _search(
                 best = (rank, confidence, refined, info)
             if info["support"] >= config.good_enough and info["cellness"] >= 1.0:
                 break
-            # Squares clearly like a board's, on lines good enough to accept: the remaining
-            # hypotheses (a focused second pass, other combs) only ever replaced weaker grids.
-            if info["cellness"] >= config.clear_cellness and _acceptable(confidence, info,
-                                                                          config):
-                break
     except BoardNotFoundError:
         if best is None:
             _raise_if_blurry(gray, config)
             raise
-    if best is None or not _acceptable(best[1], best[3], config):
+    # Both families of lines must be there: a grid whose one axis sits on wood grain or table
+    # edges can still collect half its support from the other axis.
+    if (best is None or best[1] < config.min_confidence
+            or min(best[3]["axis_support"]) < config.min_axis_support):
         _raise_if_blurry(gray, config)
         raise BoardNotFoundError("no Scrabble board found in the photo")
     return best, details, gray_refine, shrink
-
-
-def _acceptable(confidence: float, info: dict, config: LocateConfig) -> bool:
-    """Whether a settled grid is good enough to report. Both families of lines must be there:
-    a grid whose one axis sits on wood grain or table edges can still collect half its support
-    from the other axis."""
-    return (confidence >= config.min_confidence
-            and min(info["axis_support"]) >= config.min_axis_support)
 
 
 def _hopeless(gray: np.ndarray, rough: np.ndarray, best: dict, config: LocateConfig) -> bool:
