@@ -969,22 +969,29 @@ def _line_peaks(
     size = raw.shape[1]
     centres = margin + np.arange(LINES) * cell
     offsets = np.arange(-radius, radius + 1)
+    width = len(offsets)
     index = np.clip(centres[:, None] + offsets[None, :], 0, size - 1)  # (16, W)
-    windows = profiles[:, index]  # (15, 16, W)
-    raw_windows = raw[:, index]
-    j = np.argmax(windows, axis=2)
-    width = windows.shape[2]
+    windows = profiles[:, index].reshape(-1, width)  # (15 * 16, W)
+    raw_windows = raw[:, index].reshape(-1, width)
+    j = np.argmax(windows, axis=1)
     jc = np.clip(j, 1, width - 2)
-    a = np.take_along_axis(windows, (jc - 1)[..., None], 2)[..., 0]
-    b = np.take_along_axis(windows, jc[..., None], 2)[..., 0]
-    c = np.take_along_axis(windows, (jc + 1)[..., None], 2)[..., 0]
+    # Flat indices into the windows (one gather each, not take_along_axis).
+    flat = np.arange(len(j)) * width + jc
+    values = windows.ravel()
+    a, b, c = values[flat - 1], values[flat], values[flat + 1]
     denom = a - 2 * b + c
     delta = np.where(denom < 0, 0.5 * (a - c) / np.where(denom < 0, denom, -1), 0.0)
     interior = (j > 0) & (j < width - 1)
-    positions = np.where(interior, centres[None, :] + offsets[jc] + delta, np.nan)
-    near = np.clip(jc[..., None] + np.arange(-2, 3), 0, width - 1)
-    peak = np.take_along_axis(raw_windows, near, 2).max(axis=2)
-    strengths = np.where(interior, peak / (np.median(raw_windows, axis=2) + 1e-6), 0.0)
+    bands = raw.shape[0]
+    line_centres = np.tile(centres, bands)
+    positions = np.where(interior, line_centres + offsets[jc] + delta, np.nan)
+    near = np.clip(jc[:, None] + np.arange(-2, 3), 0, width - 1) + (flat - jc)[:, None]
+    peak = raw_windows.ravel()[near].max(axis=1)
+    # The window's median: its middle value (W is odd), without sorting it all.
+    middle = np.partition(raw_windows, width // 2, axis=1)[:, width // 2]
+    strengths = np.where(interior, peak / (middle + 1e-6), 0.0)
+    positions = positions.reshape(bands, LINES)
+    strengths = strengths.reshape(bands, LINES)
     return positions.T, strengths.T
 
 
