@@ -274,7 +274,7 @@ def _comb_scores(
     hist32 = hist.reshape(1, -1).astype(np.float32)
     offsets = np.full(len(periods), np.nan)
     scores = np.full(len(periods), -np.inf)
-    ks = np.arange(LINES)
+    half_steps = np.concatenate([np.arange(LINES), np.arange(SIZE) + 0.5])  # teeth, then gaps
     sigmas = np.maximum(0.7, 0.08 * periods / resolution)
     keys = np.round(sigmas * 4).astype(int)
     n = hist32.shape[1]
@@ -296,12 +296,11 @@ def _comb_scores(
             last = n - int(np.ceil(SIZE * step)) - 1
             if last <= 0:
                 continue
-            teeth = np.round(ks * step).astype(int)
-            gaps = np.round((ks[:-1] + 0.5) * step).astype(int)
+            # Columns of the 16 teeth, then of the 15 gaps between them.
+            comb = windows[:last, np.round(half_steps * step).astype(int)]
             # Teeth minus the gaps between them: a comb of the wrong period also collects
             # lines in its gaps, a comb on the grid does not (cell middles hold no long lines).
-            sums = (windows[:last, teeth].sum(axis=1)
-                    - windows[:last, gaps].sum(axis=1) * (LINES / SIZE))
+            sums = comb[:, :LINES].sum(axis=1) - comb[:, LINES:].sum(axis=1) * (LINES / SIZE)
             best = int(np.argmax(sums))
             offsets[index] = bins[best] + resolution / 2
             scores[index] = sums[best]
