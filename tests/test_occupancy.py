@@ -127,3 +127,15 @@ def test_averaged_perceptrons_give_the_mean_of_their_logits() -> None:
     assert np.allclose(merged.logits(x), expected, atol=1e-4)
     with pytest.raises(ValueError):
         average_mlps([models[0], train_mlp(x[:100], labels[:100], hidden=8, epochs=1)])
+
+
+OFF_SQUARE = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170737.jpg"
+
+
+def test_a_letter_sitting_off_its_square_is_still_a_sure_letter() -> None:
+    # G, R, H and F of this photo sit a third of a cell off their squares (truth corners); their
+    # letters touched the cell's edge and counted as no letter, so the tiles were missed.
+    board, truth = _board(OFF_SQUARE)
+    sure = _sure(board)
+    for row, col in [(6, 11), (7, 14), (10, 11)]:
+        assert truth[row, col] and sure[row, col]

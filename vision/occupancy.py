@@ -11,7 +11,11 @@ letter tiles (all tiles of a set share one colour). A small perceptron trained o
 Measured leave-one-source-out on the 31 truth photos (a repository's photos never in training):
 the earlier design (colour standardised per photo, k-means colour groups) got 391 of 6975 cells
 wrong; letter evidence got 137; a stricter "sure letter tile" (below), no absolute lightness and
-sure tiles counted as tiles get 69 (``python -m vision.train --evaluate``, truth corners).
+sure tiles counted as tiles get 69 (``python -m vision.train --evaluate``, truth corners). Looking
+for the letter in the cell grown by half a cell (tiles sit off their squares, and a found grid is
+up to 0.3 cell off) and an upper size for a sure letter (merged premium print) took ``tileref eval``
+(found corners, 8550 cells) from 75 to 43 wrong cells, truth corners (6975 cells) from 69 to 54.
+Training on boards rectified with jittered truth corners made it worse (48 -> 62-74).
 """
 
 from __future__ import annotations
@@ -38,24 +42,38 @@ SURE_LETTER_THICKNESS = 0.2
 """A sure letter's blob is at least this high and wide (of the cell): a blurred line of premium
 print ("DOUBLE WORD") is as wide as a letter but flat.
 Only an I is thinner; it is not needed."""
+SURE_LETTER_EXTENT = 0.7
+"""A sure letter's blob is at most this high and wide (of the cell): the whole block of blurred
+premium print, merged into one blob, is 0.7-0.8 of a cell; 3 of 1491 sure letters were over."""
 SURE_MIN_CONTRAST = 0.3
 """A sure letter is at least 30 grey levels darker than its face (the letter-evidence feature 7 is
 that difference / 100); the texture of a plain square that ink detection blows up is 4-18."""
 SURE_CONTRAST = 0.6
 """A sure tile's letter is at least this share as dark against its face as the photo's typical
 sure letter (the upper quartile): textured or blurred print is letter-sized but faint."""
+LETTER_PAD = 0.5
+"""The letter is looked for in the cell grown by this much of a cell on each side (at most the
+rectified board's margin). Measured leave-one-source-out with found corners: 0.25 -> 74 wrong
+cells, 0.3 -> 59-66, 0.5 -> 48-51; a neighbour's letter still touches the grown crop's edge."""
+CENTRAL_OFFSET = 0.45
+"""A tile's letter is centred within this much of a cell of its square's centre."""
 MIN_SURE_TILES = 3
 """Sure letter tiles needed before this board's tile colour is trusted (blanks need it)."""
 
 
 def _cell_stack(board: RectifiedBoard, inset: float) -> np.ndarray:
-    """(225, h, w, 3) pixels of every cell, shrunk by ``inset`` of a cell on each side."""
+    """(225, h, w, 3) pixels of every cell, shrunk by ``inset`` of a cell on each side (a negative
+    inset grows it, up to the board's margin)."""
     px, margin = board.cell_px, board.margin_px
-    grid = board.image[margin:margin + SIZE * px, margin:margin + SIZE * px]
     cut = int(round(inset * px))
-    cells = grid.reshape(SIZE, px, SIZE, px, 3).transpose(0, 2, 1, 3, 4)
-    cells = cells[:, :, cut:px - cut, cut:px - cut]
-    return cells.reshape(SIZE * SIZE, px - 2 * cut, px - 2 * cut, 3)
+    if cut < -margin:
+        raise ValueError(f"cells cannot grow past the {margin} px margin")
+    side = px - 2 * cut
+    # Overlapping windows of the whole image, one per cell, without copying.
+    windows = np.lib.stride_tricks.sliding_window_view(board.image, (side, side), axis=(0, 1))
+    starts = margin + cut + np.arange(SIZE) * px
+    cells = windows[starts][:, starts]  # (15, 15, 3, side, side)
+    return np.ascontiguousarray(cells.transpose(0, 1, 3, 4, 2)).reshape(SIZE * SIZE, side, side, 3)
 
 
 STATS_PX = 24
@@ -112,47 +130,63 @@ def cell_features(board: RectifiedBoard) -> np.ndarray:
     # photo to photo, and a model given it learnt "tiles are light" (orange tiles all missed).
     local = np.concatenate([centre[:, 1:], whole[:, 1:], spread, chroma_c, chroma_w, dark_edges,
                             border], axis=1)
-    letters = _letter_features(_cell_stack(board, 0.0))
+    pad = min(LETTER_PAD, board.margin_px / px)
+    letters = _letter_features(_cell_stack(board, 0.0), _cell_stack(board, -pad), pad)
     return np.concatenate([local / 100.0, letters], axis=1).astype(np.float32)
 
 
-def _letter_features(cells: np.ndarray) -> np.ndarray:
+def _work_size(cells: np.ndarray) -> np.ndarray:
+    """``cells`` resampled to WORK_PX square, the size the ink maps are made at."""
+    if cells.shape[1] == WORK_PX:
+        return cells
+    return np.stack([cv2.resize(cell, (WORK_PX, WORK_PX), interpolation=cv2.INTER_AREA)
+                     for cell in cells])
+
+
+def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.ndarray:
     """Letter evidence per cell, and how close its face colour is to this photo's tile colour.
 
-    The cells that look most like tiles (one central blob of a letter's size, no word-sized
-    print around it) teach the photo's own tile-face colour, which then tells doubtful cells
-    apart: a plain square the colour of the board is not a tile however smudged it is.
+    The letter is looked for in ``around``, each cell grown by ``pad`` of a cell: tiles sit off
+    their squares by up to a third of a cell (players' hands, a grid found 0.3 cell off), and a
+    letter cut by the cell's edge was no letter (clear tiles missed). Sizes and offsets below are
+    in cells. The cells that look most like tiles (one central blob of a letter's size, no
+    word-sized print around it) teach the photo's own tile-face colour, which then tells doubtful
+    cells apart: a plain square the colour of the board is not a tile however smudged it is.
     """
-    n, side = cells.shape[0], cells.shape[1]
-    small = cells if side == WORK_PX else np.stack(
-        [cv2.resize(cell, (WORK_PX, WORK_PX), interpolation=cv2.INTER_AREA) for cell in cells])
-    inks, face_level, dark_level = ink_of_gray(gray_stack(small))
-    m = CORE_MARGIN
+    n = cells.shape[0]
+    cell = WORK_PX / (1 + 2 * pad)  # pixels of one cell in the grown crops at WORK_PX
+    # Face and dark levels are the cell's own (its centre): the grown crop's would count the
+    # neighbours' letters and the grid lines, and premium print came out as dark as a letter.
+    small = _work_size(cells)
+    own_inks, face_level, dark_level = ink_of_gray(gray_stack(small))
+    inks = (face_level[:, None, None] - gray_stack(_work_size(around))) / np.maximum(
+        face_level - dark_level, 24.0)[:, None, None]
     out = np.zeros((n, 13), np.float32)
     binary = (inks > 0.5).astype(np.uint8)
     centre = WORK_PX / 2
     for i in np.flatnonzero(binary.reshape(n, -1).mean(axis=1) > 0.002):
         _, _, stats, centres = cv2.connectedComponentsWithStats(binary[i], connectivity=8)
         x, y, w, h, area = stats[1:].T
-        centres = centres[1:]
+        offset = np.abs(centres[1:] - centre) / cell
         # Blobs touching the crop's edge are grid lines or a neighbour's edge; tiny ones noise.
         inside = (x > 0) & (y > 0) & (x + w < WORK_PX) & (y + h < WORK_PX) & (area >= 4)
-        words = inside & (h >= WORD_LETTER_HEIGHT[0] * WORK_PX) & (
-            h <= WORD_LETTER_HEIGHT[1] * WORK_PX) & (w < 0.3 * WORK_PX)
-        central = inside & (np.abs(centres[:, 0] - centre) < 0.3 * WORK_PX) & (
-            np.abs(centres[:, 1] - centre) < 0.3 * WORK_PX)
+        words = inside & (offset.max(axis=1) < 0.5) & (h >= WORD_LETTER_HEIGHT[0] * cell) & (
+            h <= WORD_LETTER_HEIGHT[1] * cell) & (w < 0.3 * cell)
+        central = inside & (offset.max(axis=1) < CENTRAL_OFFSET)
         if central.any():
             j = int(np.flatnonzero(central)[np.argmax(area[central])])
             bw, bh, barea = int(w[j]), int(h[j]), int(area[j])
-            out[i, 0:5] = (1.0, bh / WORK_PX, bw / WORK_PX, barea / WORK_PX ** 2,
-                           barea / max(bw * bh, 1))
-            out[i, 5] = float(LETTER_SIZES[0] <= max(bw, bh) / WORK_PX <= LETTER_SIZES[1])
+            out[i, 0:5] = (1.0, bh / cell, bw / cell, barea / cell ** 2, barea / max(bw * bh, 1))
+            out[i, 5] = float(LETTER_SIZES[0] <= max(bw, bh) / cell <= LETTER_SIZES[1])
         out[i, 6] = min(int(words.sum()), 10) / 10
     out[:, 7] = (face_level - dark_level) / 100
     # Ink is measured relative to each cell's own contrast, so a plain square's faint texture
     # comes out as blobs; under SURE_MIN_CONTRAST they are no letter evidence.
     out[out[:, 7] < SURE_MIN_CONTRAST, 0:7] = 0
-    out[:, 8] = binary.reshape(n, -1).mean(axis=1)
+    # The face colour and the share of ink are the cell's own, not its neighbours'.
+    inks = own_inks
+    m = CORE_MARGIN
+    out[:, 8] = (inks > 0.5).reshape(n, -1).mean(axis=1)
     lab = cv2.cvtColor(small.reshape(-1, WORK_PX, 3), cv2.COLOR_BGR2LAB).reshape(
         n, WORK_PX, WORK_PX, 3)[:, m:WORK_PX - m, m:WORK_PX - m].reshape(n, -1, 3)
     lab = np.ascontiguousarray(lab.transpose(0, 2, 1), dtype=np.float32)  # reduce contiguously
@@ -183,6 +217,7 @@ def _sure_letter_tiles(letters: np.ndarray) -> np.ndarray:
     """
     base = (letters[:, 5] > 0) & (letters[:, 6] <= MAX_TILE_WORD_BLOBS / 10) & (
         np.minimum(letters[:, 1], letters[:, 2]) >= SURE_LETTER_THICKNESS) & (
+        np.maximum(letters[:, 1], letters[:, 2]) <= SURE_LETTER_EXTENT) & (
         letters[:, 7] >= SURE_MIN_CONTRAST)
     if base.sum() < MIN_SURE_TILES:
         return base
