@@ -275,6 +275,7 @@ def _comb_scores(
     offsets = np.full(len(periods), np.nan)
     scores = np.full(len(periods), -np.inf)
     half_steps = np.concatenate([np.arange(LINES), np.arange(SIZE) + 0.5])  # teeth, then gaps
+    tooth_weights = np.concatenate([np.ones(LINES), np.full(SIZE, -LINES / SIZE)])
     sigmas = np.maximum(0.7, 0.08 * periods / resolution)
     keys = np.round(sigmas * 4).astype(int)
     n = hist32.shape[1]
@@ -300,7 +301,7 @@ def _comb_scores(
             comb = windows[:last, np.round(half_steps * step).astype(int)]
             # Teeth minus the gaps between them: a comb of the wrong period also collects
             # lines in its gaps, a comb on the grid does not (cell middles hold no long lines).
-            sums = comb[:, :LINES].sum(axis=1) - comb[:, LINES:].sum(axis=1) * (LINES / SIZE)
+            sums = comb @ tooth_weights
             best = int(np.argmax(sums))
             offsets[index] = bins[best] + resolution / 2
             scores[index] = sums[best]
