@@ -1013,6 +1013,14 @@ def _line_fits(t: np.ndarray, found: np.ndarray, use: np.ndarray) -> tuple[np.nd
     return a, b, n
 
 
+def _trend(known: np.ndarray, values: np.ndarray, degree: int) -> np.ndarray:
+    """A polynomial in the line number fitted to the ``known`` lines' values, at all 16 lines
+    (``np.polyfit`` + ``np.polyval``, without their checks: this runs for every line fit)."""
+    coefficients = np.linalg.lstsq(np.vander(known, degree + 1).astype(np.float64), values,
+                                   rcond=None)[0]
+    return np.vander(np.arange(LINES), degree + 1) @ coefficients
+
+
 def _masked_median(values: np.ndarray, use: np.ndarray) -> np.ndarray:
     """Row medians of ``values`` over the ``use`` mask (0 for empty rows), without a loop."""
     ordered = np.sort(np.where(use, values, np.inf), axis=1)
@@ -1043,10 +1051,8 @@ def _fit_lines(
     known = np.flatnonzero(n >= 4)
     if len(known) < 6:
         return None
-    ca = np.polyfit(known, a[known], 2 if len(known) >= 8 else 1)
-    cb = np.polyfit(known, b[known], 1)
-    ks = np.arange(LINES)
-    trend_a, trend_b = np.polyval(ca, ks), np.polyval(cb, ks)
+    trend_a = _trend(known, a[known], 2 if len(known) >= 8 else 1)
+    trend_b = _trend(known, b[known], 1)
     bad = (n < 4) | (np.abs(a - trend_a) > 0.35 * cell)
     a = np.where(bad, trend_a, a)
     b = np.where(bad, trend_b, b)
