@@ -26,10 +26,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classify import CORE_MARGIN, MODELS, WORK_PX, Mlp, gray_stack, ink_of_gray
+from vision.classify import MODELS, Mlp
 from vision.rectify import RectifiedBoard
 
 SIZE = 15
+WORK_PX = 48
+"""Cells (and grown cells) are resampled to this square before letters are looked for. Occupancy's
+own, not the letter reader's: the perceptron's weights were learnt at this size."""
+CORE_MARGIN = WORK_PX // 5
+"""A cell's face and dark levels are measured inside this margin (the grid lines are not it)."""
+FACE_PERCENTILE = 80
+"""A cell's face is this bright percentile of its core (a letter is darker)."""
 LETTER_SIZES = (0.3, 0.8)
 """A tile letter's height or width as a fraction of the cell; premium-square print is smaller."""
 WORD_LETTER_HEIGHT = (0.06, 0.25)
@@ -143,6 +150,21 @@ def _work_size(cells: np.ndarray) -> np.ndarray:
                      for cell in cells])
 
 
+def _gray(cells: np.ndarray) -> np.ndarray:
+    """(N, h, w) float32 grey of (N, h, w, 3) BGR cells, one colour conversion for all."""
+    n, h, w = cells.shape[:3]
+    return cv2.cvtColor(cells.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY).reshape(n, h, w).astype(
+        np.float32)
+
+
+def _ink_levels(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ink maps (0 face .. 1 dark) of WORK_PX grey cells, with each cell's face and dark levels."""
+    core = gray[:, CORE_MARGIN:WORK_PX - CORE_MARGIN, CORE_MARGIN:WORK_PX - CORE_MARGIN]
+    face, dark = np.percentile(core.reshape(len(gray), -1), [FACE_PERCENTILE, 2], axis=1)
+    ink = (face[:, None, None] - gray) / np.maximum(face - dark, 24.0)[:, None, None]
+    return np.clip(ink, 0.0, 1.0).astype(np.float32), face, dark
+
+
 def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.ndarray:
     """Letter evidence per cell, and how close its face colour is to this photo's tile colour.
 
@@ -158,8 +180,8 @@ def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.nd
     # Face and dark levels are the cell's own (its centre): the grown crop's would count the
     # neighbours' letters and the grid lines, and premium print came out as dark as a letter.
     small = _work_size(cells)
-    own_inks, face_level, dark_level = ink_of_gray(gray_stack(small))
-    inks = (face_level[:, None, None] - gray_stack(_work_size(around))) / np.maximum(
+    own_inks, face_level, dark_level = _ink_levels(_gray(small))
+    inks = (face_level[:, None, None] - _gray(_work_size(around))) / np.maximum(
         face_level - dark_level, 24.0)[:, None, None]
     out = np.zeros((n, 13), np.float32)
     binary = (inks > 0.5).astype(np.uint8)
