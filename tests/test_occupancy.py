@@ -139,3 +139,12 @@ def test_a_letter_sitting_off_its_square_is_still_a_sure_letter() -> None:
     sure = _sure(board)
     for row, col in [(6, 11), (7, 14), (10, 11)]:
         assert truth[row, col] and sure[row, col]
+
+
+def test_the_centre_star_is_told_from_a_tile_on_the_centre() -> None:
+    # The star is letter-sized dark ink: on a full board it was read as a tile (probability 1).
+    empty, _ = _board(EMPTY_BOARD)
+    assert cell_features(empty)[7 * 15 + 7, LOCAL_FEATURES + 13] == 1
+    assert OccupancyModel.load().tile_probability(empty)[7, 7] < 0.5
+    full, truth = _board(FULL_BOARDS[0])
+    assert truth[7, 7] and cell_features(full)[7 * 15 + 7, LOCAL_FEATURES + 13] == 0

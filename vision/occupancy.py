@@ -15,7 +15,12 @@ sure tiles counted as tiles get 69 (``python -m vision.train --evaluate``, truth
 for the letter in the cell grown by half a cell (tiles sit off their squares, and a found grid is
 up to 0.3 cell off) and an upper size for a sure letter (merged premium print) took ``tileref eval``
 (found corners, 8550 cells) from 75 to 43 wrong cells, truth corners (6975 cells) from 69 to 54.
-Training on boards rectified with jittered truth corners made it worse (48 -> 62-74).
+Training on boards rectified with jittered truth corners made it worse (48 -> 62-74). The centre
+star, letter-sized ink, was read as a tile on full boards (one real photo, classic-style renders);
+it is now told by its shape (:func:`_is_star`). Tried and dropped: at most two letterless tiles a
+board (real tiles whose letter went unseen were dropped: 49 -> 59), raising tile-coloured
+letterless cells beside tiles as blanks (6 blanks found, as many squares taken: 50 -> 48 with
+found corners, 54 -> 59 with truth corners).
 """
 
 from __future__ import annotations
@@ -64,6 +69,10 @@ rectified board's margin). Measured leave-one-source-out with found corners: 0.2
 cells, 0.3 -> 59-66, 0.5 -> 48-51; a neighbour's letter still touches the grown crop's edge."""
 CENTRAL_OFFSET = 0.45
 """A tile's letter is centred within this much of a cell of its square's centre."""
+CENTRE = SIZE * SIZE // 2
+"""Row-major index of the centre square (H8), the one with a printed star."""
+STAR_SELF_MATCH = 0.6
+"""Overlap (intersection over union) of the star with itself a fifth of a turn on."""
 MIN_SURE_TILES = 3
 """Sure letter tiles needed before this board's tile colour is trusted (blanks need it)."""
 
@@ -183,11 +192,11 @@ def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.nd
     own_inks, face_level, dark_level = _ink_levels(_gray(small))
     inks = (face_level[:, None, None] - _gray(_work_size(around))) / np.maximum(
         face_level - dark_level, 24.0)[:, None, None]
-    out = np.zeros((n, 13), np.float32)
+    out = np.zeros((n, 14), np.float32)
     binary = (inks > 0.5).astype(np.uint8)
     centre = WORK_PX / 2
     for i in np.flatnonzero(binary.reshape(n, -1).mean(axis=1) > 0.002):
-        _, _, stats, centres = cv2.connectedComponentsWithStats(binary[i], connectivity=8)
+        _, labels, stats, centres = cv2.connectedComponentsWithStats(binary[i], connectivity=8)
         x, y, w, h, area = stats[1:].T
         offset = np.abs(centres[1:] - centre) / cell
         # Blobs touching the crop's edge are grid lines or a neighbour's edge; tiny ones noise.
@@ -197,6 +206,8 @@ def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.nd
         central = inside & (offset.max(axis=1) < CENTRAL_OFFSET)
         if central.any():
             j = int(np.flatnonzero(central)[np.argmax(area[central])])
+            if i == CENTRE:
+                out[i, 13] = float(_is_star(labels == j + 1))
             bw, bh, barea = int(w[j]), int(h[j]), int(area[j])
             out[i, 0:5] = (1.0, bh / cell, bw / cell, barea / cell ** 2, barea / max(bw * bh, 1))
             out[i, 5] = float(LETTER_SIZES[0] <= max(bw, bh) / cell <= LETTER_SIZES[1])
@@ -226,6 +237,26 @@ def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.nd
     # compare with, and a lone letter-sized blob (the centre star of an empty board) is suspect.
     out[:, 12] = min(int(sure.sum()), 10) / 10
     return out
+
+
+def _is_star(blob: np.ndarray) -> bool:
+    """Whether a blob is the centre square's five-pointed star, not a letter on a tile.
+
+    A star matches itself turned a fifth of a turn and not turned a tenth (points onto notches);
+    no letter does both (an O matches itself either way).
+    """
+    ys, xs = np.nonzero(blob)
+    if len(xs) < 20:
+        return False
+    centre = (float(xs.mean()), float(ys.mean()))
+    mask = blob.astype(np.uint8)
+
+    def overlap(degrees: float) -> float:
+        turned = cv2.warpAffine(mask, cv2.getRotationMatrix2D(centre, degrees, 1.0),
+                                mask.shape[::-1], flags=cv2.INTER_NEAREST)
+        return float((turned & mask).sum()) / float((turned | mask).sum())
+
+    return overlap(72) >= STAR_SELF_MATCH and overlap(36) < STAR_SELF_MATCH
 
 
 def _sure_letter_tiles(letters: np.ndarray) -> np.ndarray:
@@ -287,6 +318,9 @@ def game_rules(features: np.ndarray, probability: np.ndarray) -> np.ndarray:
     probability[(letters[:, 0] == 0) & few_sure] /= 2
     sure = _sure_letter_tiles(letters)
     probability[sure] = (1 + probability[sure]) / 2
+    # The centre's star is letter-sized ink on a square; a tile on the centre hides it.
+    star = letters[:, 13] > 0
+    probability[star] = np.minimum(probability[star], 0.25)
     probability = probability.reshape(SIZE, SIZE)
     likely = probability >= 0.5
     centre = SIZE // 2
