@@ -90,3 +90,48 @@ def test_model_round_trips_through_npz(tmp_path) -> None:
     x = np.stack([tile_features(_pad(_face("Q", 0, seed=2)))])
     assert np.allclose(model.logits(x), again.logits(x))
     assert again.labels == model.labels
+
+
+def _classifier_over(labels: tuple[str, ...]) -> TileClassifier:
+    """A classifier whose model only names ``labels``: for the board-level steps alone."""
+    n = len(labels)
+    return TileClassifier(Mlp(np.zeros(1, np.float32), np.ones(1, np.float32),
+                              np.zeros((1, 1), np.float32), np.zeros(1, np.float32),
+                              np.zeros((1, n), np.float32), np.zeros(n, np.float32), labels))
+
+
+LABELS = ("?0", "O0", "O90", "O180", "O270", "R0", "R90", "R180", "R270")
+
+
+def _row(**probs: float) -> np.ndarray:
+    row = np.full(len(LABELS), 1e-4)
+    for label, p in probs.items():
+        row[LABELS.index(label)] = p
+    return row / row.sum()
+
+
+def test_a_doubtful_turned_over_letter_follows_the_boards_rotation() -> None:
+    classifier = _classifier_over(LABELS)
+    sure = [_row(R0=0.99)] * 12
+    doubtful = _row(O180=0.5, O0=0.45)
+    probs = classifier.with_board_rotations(np.stack(sure + [doubtful]))
+    assert classifier.guesses(probs)[-1].rotation == 0
+
+
+def test_four_seats_sharing_a_board_keep_their_own_rotations() -> None:
+    classifier = _classifier_over(LABELS)
+    rows = [_row(**{f"R{rotation}": 0.97}) for rotation in (0, 90, 180, 270) for _ in range(4)]
+    probs = classifier.with_board_rotations(np.stack(rows))
+    assert [g.rotation for g in classifier.guesses(probs)] == [r for r in (0, 90, 180, 270)
+                                                              for _ in range(4)]
+
+
+def test_a_letter_pushed_against_the_crop_edge_is_still_the_letter() -> None:
+    ink = np.zeros((60, 60), np.float32)
+    ink[0:30, 18:42] = 1.0  # a T's bar and stem reaching the top edge
+    ink[10:28, 26:34] = 1.0
+    ink[34:40, 40:44] = 1.0  # its value digit
+    parts = find_glyph(ink)
+    assert parts is not None
+    x0, y0, x1, y1 = parts.box
+    assert x1 - x0 >= 20 and y0 == 0

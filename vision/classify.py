@@ -21,12 +21,20 @@ import cv2
 import numpy as np
 
 MODELS = Path(__file__).resolve().parent / "models"
-CROP_PAD = 0.06
-"""Cells are cut this fraction of a cell wider on each side: tiles overhang their squares."""
+CROP_PAD = 0.15
+"""Cells are cut this fraction of a cell wider on each side: tiles overhang their squares, and a
+tile pushed off its square (or a grid found a little off) keeps its letter and corner digit
+inside the crop. Measured leave-one-source-out: 0.06 cut 57 rotations wrong of 1669, 0.15 cut 43
+(before the board's rotation prior)."""
 BLANK = "?"
 NO_LETTER_ODDS = 0.1
 """How much less likely any letter is when no letter-like blob of ink was found."""
 ROTATIONS = (0, 90, 180, 270)
+BOARD_PRIOR_MIN_TILES = 8
+"""Boards with fewer tiles read each tile on its own: too few to say which rotations are common."""
+BOARD_PRIOR_ROUNDS = 4
+BOARD_PRIOR_SMOOTHING = 0.5
+"""Tiles' worth of every rotation added to the board's counts, so no rotation becomes impossible."""
 
 
 @dataclass(frozen=True)
@@ -99,8 +107,10 @@ def _orientation_histograms(ink: np.ndarray, cells: int = 4, bins: int = 8) -> n
     return np.sqrt(hist / (np.linalg.norm(hist) + 1e-6))
 
 
-WORK_PX = 48
-"""Crops are resampled to this square before the letter is looked for."""
+WORK_PX = 60
+"""Crops are resampled to this square before the letter is looked for: about their own size
+(48 px cells + the pad), since shrinking them closed the counters of heavy letters (S read as B,
+O as D on the jheidel tiles)."""
 GLYPH_PX = 24
 """The letter's own box is scaled to this square: size and offset on the tile cancel out."""
 
@@ -124,7 +134,7 @@ def find_glyph(ink: np.ndarray) -> GlyphParts | None:
     binary = (ink > 0.45).astype(np.uint8)
     count, _, stats, centres = cv2.connectedComponentsWithStats(binary, connectivity=8)
     height, width = ink.shape
-    blobs = []
+    blobs, cut_letters = [], []
     for i in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < 6:
@@ -132,7 +142,11 @@ def find_glyph(ink: np.ndarray) -> GlyphParts | None:
         touches = x <= 0 or y <= 0 or x + w >= width or y + h >= height
         if not touches:
             blobs.append((x, y, w, h, area, centres[i]))
-    central = [b for b in blobs if abs(b[5][0] - width / 2) < 0.3 * width
+        elif max(w, h) < 0.7 * width and min(w, h) > 0.15 * width:
+            # A letter shifted against the crop's edge (a tile off its square, a grid a little
+            # off): still the letter when central, but never the digit (neighbours' ink is).
+            cut_letters.append((x, y, w, h, area, centres[i]))
+    central = [b for b in blobs + cut_letters if abs(b[5][0] - width / 2) < 0.3 * width
                and abs(b[5][1] - height / 2) < 0.3 * height]
     if not central:
         return None
@@ -381,7 +395,31 @@ class TileClassifier:
             blank = np.array([letter == BLANK for letter, _ in self._parsed])
             probs[np.ix_(no_letter, ~blank)] *= NO_LETTER_ODDS
             probs[no_letter] /= probs[no_letter].sum(axis=1, keepdims=True)
+        if len(inks) >= BOARD_PRIOR_MIN_TILES:
+            probs = self.with_board_rotations(probs)
         return probs
+
+    def with_board_rotations(self, probs: np.ndarray) -> np.ndarray:
+        """Weigh each rotation by its share of this board's tiles (empirical Bayes, a few EM rounds).
+
+        A turned-over O, S or N is told only by its small corner digit, so on its own it is
+        often read the wrong way up; but the tiles of one board are not turned at random (one
+        rotation per player). The shares are estimated from the tiles themselves, so four
+        players with a quarter each leave every rotation as likely as before, while a board all
+        read from one seat settles its doubtful tiles that way. Measured leave-one-source-out on
+        1669 real tiles with the same models: 57 rotations wrong without, 5 with (letters 7
+        better); four-seat renders lost nothing.
+        """
+        rotation_of = np.array([rotation // 90 for _, rotation in self._parsed])
+        lettered = np.array([letter != BLANK for letter, _ in self._parsed])
+        one_hot = (rotation_of[:, None] == np.arange(4)[None, :]) & lettered[:, None]
+        posterior = probs
+        for _ in range(BOARD_PRIOR_ROUNDS):
+            share = (posterior @ one_hot).sum(axis=0) + BOARD_PRIOR_SMOOTHING
+            share = 4 * share / share.sum()
+            posterior = probs * np.where(lettered, share[rotation_of], 1.0)[None, :]
+            posterior /= posterior.sum(axis=1, keepdims=True)
+        return posterior
 
     def vote(self, turned_probs: np.ndarray) -> np.ndarray:
         """Combine the rows of four turns per crop (crop-major) into one row per crop."""

@@ -49,6 +49,8 @@ class FaceStyle:
     value_scale: float
     letter_dx: float  # fraction of the tile, added to the letter centre
     letter_dy: float
+    value_dx: float  # fraction of the tile, added to the value's bottom-right corner
+    value_dy: float
     bevel: float  # fraction of the tile shaded at each edge
     bevel_strength: float
     grain: float  # amplitude of wood-like streaks, 0 for plastic
@@ -136,7 +138,8 @@ def _style(tile_bgr: tuple[int, int, int], ink_bgr: tuple[int, int, int], letter
     if rng is None:
         tile = (float(tile_bgr[0]), float(tile_bgr[1]), float(tile_bgr[2]))
         ink = (float(ink_bgr[0]), float(ink_bgr[1]), float(ink_bgr[2]))
-        return FaceStyle(tile, ink, letter_scale, value_scale, 0.0, 0.0, 0.07, 0.18, 0.0)
+        return FaceStyle(tile, ink, letter_scale, value_scale, 0.0, 0.0, 0.0, 0.0, 0.07, 0.18,
+                         0.0)
     names = list(TILE_COLOURS_BGR)
     name = names[int(rng.integers(len(names)))]
     base = np.array(TILE_COLOURS_BGR[name], dtype=np.float64)
@@ -146,10 +149,13 @@ def _style(tile_bgr: tuple[int, int, int], ink_bgr: tuple[int, int, int], letter
     return FaceStyle(
         tile_bgr=(float(colour[0]), float(colour[1]), float(colour[2])),
         ink_bgr=(float(ink_jitter[0]), float(ink_jitter[1]), float(ink_jitter[2])),
-        letter_scale=letter_scale * float(rng.uniform(0.88, 1.05)),
-        value_scale=value_scale * float(rng.uniform(0.85, 1.15)),
+        letter_scale=letter_scale * float(rng.uniform(0.88, 1.12)),
+        value_scale=value_scale * float(rng.uniform(0.85, 1.2)),
         letter_dx=float(rng.uniform(-0.04, 0.03)),
         letter_dy=float(rng.uniform(-0.04, 0.03)),
+        # Some sets print the value close in, touching a wide letter (M3, Q10 on real tiles).
+        value_dx=float(rng.uniform(-0.05, 0.03)),
+        value_dy=float(rng.uniform(-0.04, 0.03)),
         bevel=float(rng.uniform(0.03, 0.11)),
         bevel_strength=float(rng.uniform(0.05, 0.3)),
         grain=float(rng.uniform(4, 12)) if name == "wood" else 0.0,
@@ -215,7 +221,8 @@ def render_tile_face(letter: str, *, value: int | None, size: int = 64, font: Pa
                          "centre", 0.7 * canvas)
         if value is not None:
             ink = np.maximum(ink, _text_mask(str(value), Path(font), style.value_scale * canvas,
-                                             canvas, (0.9 * canvas, 0.9 * canvas),
+                                             canvas, ((0.9 + style.value_dx) * canvas,
+                                                      (0.9 + style.value_dy) * canvas),
                                              "bottom-right", 0.3 * canvas))
         alpha = cv2.resize(ink, (size, size), interpolation=cv2.INTER_AREA)[:, :, None]
         face = face * (1 - alpha) + np.array(style.ink_bgr, dtype=np.float32) * alpha
