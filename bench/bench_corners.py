@@ -34,10 +34,10 @@ from vision.errors import VisionError
 from vision.eval_corners import corner_errors_cells, expected_corners
 from vision.image import load_image
 from vision.locate import CONFIG, find_board, grow_corners, south_at_bottom
-from vision.truth import PHOTO_SUFFIXES, read_truth
+from vision.truth import DEV_PHOTOS, PHOTO_SUFFIXES, read_truth
 
 ROOT = Path(__file__).resolve().parents[1]
-PHOTOS = ROOT.parent / "shared" / "photos"
+PHOTOS = DEV_PHOTOS
 REPEATS = 3
 GOAL_LONG_SIDE = 1600  # the goal's 1600x1200, keeping each photo's own aspect
 

@@ -25,7 +25,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -39,9 +38,9 @@ from vision.image import load_image
 from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG
 from vision.rectify import rectify
-from vision.truth import read_truth
+from vision.truth import DEV_PHOTOS, read_truth
 
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+PHOTOS = DEV_PHOTOS
 REAL = (
     "DeclanFinerty__scrabble-vision__board_002.jpeg",
     "jheidel__scrabble-opencv__IMG_20151016_170803.jpg",

@@ -397,7 +397,7 @@ class TileClassifier:
         return probs
 
     def with_board_rotations(self, probs: np.ndarray) -> np.ndarray:
-        """Weigh each rotation by its share of this board's tiles (empirical Bayes, a few EM rounds).
+        """Weigh each rotation by its share of this board's tiles (empirical Bayes, EM rounds).
 
         A turned-over O, S or N is told only by its small corner digit, so on its own it is
         often read the wrong way up; but the tiles of one board are not turned at random (one

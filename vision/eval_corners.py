@@ -27,7 +27,7 @@ from vision.errors import VisionError
 from vision.image import load_image
 from vision.locate import find_board
 from vision.rectify import SIZE
-from vision.truth import PHOTO_SUFFIXES, read_truth
+from vision.truth import DEV_PHOTOS, PHOTO_SUFFIXES, read_truth
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,6 @@ def run_corner_eval(folder: Path, csv_path: Path | None = None) -> int:
 
 
 if __name__ == "__main__":
-    default = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else default
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else DEV_PHOTOS
     out_csv = Path(sys.argv[2]) if len(sys.argv) > 2 else None
     sys.exit(run_corner_eval(target, out_csv))

@@ -28,10 +28,7 @@ from vision.errors import VisionError
 from vision.image import load_image
 from vision.read import read_board
 from vision.reading import DISPUTE_CONFIG
-from vision.truth import PhotoTruth, photos_with_truth, read_truth
-
-DEFAULT_PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
-SIZE = 15
+from vision.truth import SIZE, PhotoTruth, photos_with_truth, read_truth
 
 
 @dataclass

@@ -47,10 +47,7 @@ from vision.image import load_image
 from vision.occupancy import OccupancyModel, cell_features, game_rules
 from vision.reading import DEFAULT_CONFIG, ReadConfig
 from vision.rectify import rectify
-from vision.truth import photos_with_truth, read_truth
-
-DEFAULT_PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
-SIZE = 15
+from vision.truth import DEV_PHOTOS, SIZE, photos_with_truth, read_truth
 
 
 @dataclass
@@ -310,8 +307,9 @@ def rendered_occupancy_boards(count: int = OCCUPANCY_RENDERS, seed: int = OCCUPA
         occupied = np.zeros(SIZE * SIZE, dtype=bool)
         for cell in tiles:
             occupied[cell.row * SIZE + cell.col] = True
-        board = rectify(photo.image, photo.corners, cell_px=DEFAULT_CONFIG.cell_px,
-                        margin_cells=DEFAULT_CONFIG.margin_cells, tile_lift=DEFAULT_CONFIG.tile_lift)
+        config = DEFAULT_CONFIG
+        board = rectify(photo.image, photo.corners, cell_px=config.cell_px,
+                        margin_cells=config.margin_cells, tile_lift=config.tile_lift)
         boards.append((cell_features(board), occupied))
     return tuple(boards)
 
@@ -497,7 +495,7 @@ def training_key(photos: Path, settings: TrainingSettings) -> str:
     return digest.hexdigest()[:16]
 
 
-def loso_models(sources: set[str], photos: Path = DEFAULT_PHOTOS, *,
+def loso_models(sources: set[str], photos: Path = DEV_PHOTOS, *,
                 settings: TrainingSettings = TrainingSettings(), cache_dir: Path = CACHE_DIR,
                 progress: bool = True) -> dict[str, tuple[OccupancyModel, TileClassifier]]:
     """For each source, models trained on every truth photo except that source's.
@@ -548,7 +546,7 @@ def _train_without(data: dict, source: str, settings: TrainingSettings) -> tuple
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train",
                                      description=__doc__.split("\n")[0])
-    parser.add_argument("--photos", type=Path, default=DEFAULT_PHOTOS)
+    parser.add_argument("--photos", type=Path, default=DEV_PHOTOS)
     parser.add_argument("--out", type=Path, default=MODELS)
     parser.add_argument("--per-letter", type=int, default=TrainingSettings.per_letter)
     parser.add_argument("--epochs", type=int, default=TrainingSettings.epochs)

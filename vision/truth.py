@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SIZE = 15
+DEV_PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
+"""The development photos with truth files, where a checkout finds them (``../shared/photos``)."""
 ARROW_ROTATION = {"^": 0, ">": 90, "v": 180, "<": 270}
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 
