@@ -49,8 +49,13 @@ def _light_warnings(board: RectifiedBoard, config: ReadConfig) -> dict[tuple[int
     def per_cell(channel: np.ndarray) -> np.ndarray:
         return channel.reshape(SIZE, px, SIZE, px).transpose(0, 2, 1, 3).reshape(SIZE, SIZE, -1)
 
-    blown = (per_cell(grid.min(axis=2)) >= config.glare_level).mean(axis=2)
-    median = np.median(per_cell(grid.max(axis=2)), axis=2)
+    # OpenCV's per-pixel min and max of the channels: numpy's reduction over the short last
+    # axis took 20 ms each on a 720 px board, these take 1 ms.
+    blue, green, red = cv2.split(np.ascontiguousarray(grid))
+    weakest = cv2.min(cv2.min(blue, green), red)
+    strongest = cv2.max(cv2.max(blue, green), red)
+    blown = (per_cell(weakest) >= config.glare_level).mean(axis=2)
+    median = np.median(per_cell(strongest), axis=2)
     board_median = float(np.median(median))
     warnings: dict[tuple[int, int], list[str]] = {}
     for row in range(SIZE):
