@@ -25,7 +25,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -68,12 +68,12 @@ class Case:
 class Figures:
     photos: int = 0
     tiles: int = 0
-    ours_ms: list[float] | None = None
+    ours_ms: list[float] = field(default_factory=list)
     ours_letters: int = 0
     ours_rotations: int = 0
     rotations_scored: int = 0
     occupancy_errors: int = 0
-    tess_ms: list[float] | None = None
+    tess_ms: list[float] = field(default_factory=list)
     tess_letters: int = 0
 
 
@@ -94,8 +94,9 @@ def render_cases() -> list[Case]:
         tiles = random_position(np.random.default_rng(seed), words=14, seats=list(Seat))
         options = RenderOptions.random(np.random.default_rng(seed), glare=0.0, hand=False)
         photo = render_board_photo(tiles, seed=seed, width=1600, height=1200, options=options)
-        truth = {cell: (BLANK if tile.blank else tile.letter, tile.rotation or 0)
-                 for cell, tile in tiles.items()}
+        truth: dict[Cell, tuple[str, int | None]] = {
+            cell: (BLANK if tile.blank else tile.letter, tile.rotation or 0)
+            for cell, tile in tiles.items()}
         cases.append(Case(f"render seed {seed}", photo.image, photo.corners, truth, "english"))
     return cases
 
@@ -124,7 +125,7 @@ def real_cases() -> list[Case]:
 def measure(cases: list[Case]) -> Figures:
     from vision.ocr import read_letter
 
-    figures = Figures(ours_ms=[], tess_ms=[])
+    figures = Figures()
     for case in cases:
         occupancy, classifier = case.models or (None, None)
 

@@ -47,7 +47,7 @@ class ReadingRow:
     rotation_errors: int = 0
     ms: float = 0.0
     error: str = ""
-    confusions: Counter = field(default_factory=Counter, repr=False)
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter, repr=False)
 
 
 def tile_set_for(truth: PhotoTruth) -> str:
@@ -186,7 +186,7 @@ def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False) ->
     times = sorted(r.ms for r in found)
     if times:
         print(f"median ms per photo: {times[len(times) // 2]:.0f}", file=out)
-    confusions = Counter()
+    confusions: Counter[tuple[str, str]] = Counter()
     for row in rows:
         confusions.update(row.confusions)
     if confusions:
