@@ -120,14 +120,9 @@ def last_frame(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/gcg")
 def gcg(game_id: str) -> Any:
-    service = get_service()
-    session = service.session(game_id)
-    if session.ruleset != "scrabble":
-        raise ServiceError("GCG files are for scrabble games")
-    try:
-        from referee.gcg import write_gcg
-    except ImportError:
-        return jsonify({"error": "GCG export is not available in this build"}), 501
+    from referee.gcg import write_gcg
+
+    session = get_service().session_of(game_id, "scrabble", "GCG files are for scrabble games")
     try:
         text = write_gcg(session.game)
     except ValueError as error:

@@ -188,6 +188,14 @@ class GameService:
             self._sessions[game_id] = session
             return session
 
+    def session_of(self, game_id: str, ruleset: str, refusal: str) -> GameSession:
+        """The game's session when it plays ``ruleset``; otherwise a 400 saying ``refusal``
+        (routes that only make sense for one game: GCG, player boards, English's draws)."""
+        session = self.session(game_id)
+        if session.ruleset != ruleset:
+            raise ServiceError(refusal)
+        return session
+
     def check_token(self, game_id: str, token: str | None) -> None:
         """Writes need the game's token; unknown game is 404 before any token talk."""
         self.session(game_id)

@@ -410,10 +410,8 @@ def read_player_board_photo(game_id: str) -> Any:
     """A photo of one First Draft player's board → its rows and pool, letter by letter."""
     from webui.api import image_bytes
 
-    service = get_service()
-    session_ = service.session(game_id)
-    if session_.ruleset != "firstdraft":
-        raise ServiceError("player boards are read in First Draft games")
+    session_ = get_service().session_of(game_id, "firstdraft",
+                                        "player boards are read in First Draft games")
     name = request.args.get("player") or request.form.get("player") or ""
     boards = session_.game.state()["boards"]
     if name not in boards:
@@ -433,8 +431,8 @@ def read_drawn_tiles(game_id: str) -> Any:
     to right) → their letters, for the table to check before entering the draw."""
     from webui.api import image_bytes
 
-    if get_service().session(game_id).ruleset != "colonization":
-        raise ServiceError("tiles are drawn for English in colonization games")
+    get_service().session_of(game_id, "colonization",
+                             "tiles are drawn for English in colonization games")
     reading = read_photo(image_bytes(), None)
     tiles = [tile for row in reading["rows"] for tile in row] + reading["pool"]
     if not tiles:
@@ -447,9 +445,8 @@ def sale_check(game_id: str) -> Any:
     """Rows as read (and confirmed by tapping) → may each be sold, and for how much."""
     from webui.api import json_body
 
-    session_ = get_service().session(game_id)
-    if session_.ruleset != "firstdraft":
-        raise ServiceError("sales are checked in First Draft games")
+    session_ = get_service().session_of(game_id, "firstdraft",
+                                        "sales are checked in First Draft games")
     body = json_body()
     rows = body.get("rows") if isinstance(body, dict) else None
     if not isinstance(rows, list) or len(rows) != 2 or not all(
