@@ -32,9 +32,8 @@ import cv2
 import numpy as np
 
 from vision.classify import MODELS, Mlp
-from vision.rectify import RectifiedBoard
+from vision.rectify import SIZE, RectifiedBoard
 
-SIZE = 15
 WORK_PX = 48
 """Cells (and grown cells) are resampled to this square before letters are looked for. Occupancy's
 own, not the letter reader's: the perceptron's weights were learnt at this size."""

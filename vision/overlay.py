@@ -16,9 +16,8 @@ from numpy.typing import ArrayLike
 from referee.cells import Cell
 from vision.errors import ImageError
 from vision.reading import DEFAULT_CONFIG, BoardReading
-from vision.rectify import grid_homography
+from vision.rectify import SIZE, grid_homography
 
-SIZE = 15
 GRID_BGR = (255, 200, 0)
 SURE_BGR = (40, 200, 40)
 DOUBT_BGR = (0, 150, 255)

@@ -22,9 +22,8 @@ from vision.errors import VisionError
 from vision.image import load_image
 from vision.occupancy import OccupancyModel
 from vision.reading import DEFAULT_CONFIG, BoardReading, CellReading, ReadConfig
-from vision.rectify import RectifiedBoard, check_corners, rectify
+from vision.rectify import SIZE, RectifiedBoard, check_corners, rectify
 
-SIZE = 15
 SOUTH_OPTIONS = ("bottom", "auto")
 
 
