@@ -31,6 +31,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bench.bench_corners import GOAL_LONG_SIDE, at_goal_size
 from referee.cells import Cell, Seat
 from referee.tiles import load_tile_set
 from vision.classify import BLANK, CROP_PAD
@@ -176,9 +177,6 @@ def print_row(name: str, f: Figures) -> None:
           f"{tess_tile / max(ours_tile, 1e-9):6.0f}x")
 
 
-GOAL_LONG_SIDE = 1600  # the goal's 1600x1200 photo, keeping each photo's own aspect
-
-
 def end_to_end_ms() -> list[float]:
     """For every truth photo scaled to a 1600-px long side: the median time of ``read_board``
     from the decoded image with no corners given (board found, rectified, read), with the
@@ -186,9 +184,7 @@ def end_to_end_ms() -> list[float]:
     answer too)."""
     times = []
     for path in photos_with_truth(PHOTOS) if PHOTOS.is_dir() else []:
-        image = load_image(path)
-        scale = GOAL_LONG_SIDE / max(image.shape[:2])
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        image, _ = at_goal_size(load_image(path))
 
         def read(image: np.ndarray = image) -> None:
             try:
