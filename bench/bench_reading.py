@@ -11,8 +11,9 @@ same cells in the same run:
 
 Our time is ``read_board`` from the decoded image to the reading (rectify, occupancy, classify,
 warnings; board finding excluded: ``tileref eval --stage corners`` times that), the median of
-repeats, on one OpenCV thread. The baseline is Tesseract (``--psm 10``, one call per tile the
-truth has, the same crop, no rotation known). Accuracy is letters right on the truth's tiles.
+repeats, on one thread (OpenCV's and BLAS's, see ``bench``). The baseline is Tesseract (``--psm
+10``, one call per tile the truth has, the same crop, no rotation known). Accuracy is letters
+right on the truth's tiles.
 Speed is given per photo, per tile and as a ratio: absolute milliseconds on a shared machine
 are not comparable between runs, ratios are. Last, the end-to-end time the goal names: every
 truth photo scaled to 1600 px, its board found and read with no corners given.
@@ -206,7 +207,7 @@ def main() -> int:
     threads = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:
-        print("reading with given corners; ours on one OpenCV thread; medians\n")
+        print("reading with given corners; ours on one thread; medians\n")
         print(f"{'set':12} {'photos':>6} {'tiles':>5} | {'ours ms':>8} {'ms/tile':>7} "
               f"{'letter':>6} {'rot':>6} {'occ':>4} | {'tess ms':>8} {'ms/tile':>7} "
               f"{'letter':>6} | {'ratio':>7}")

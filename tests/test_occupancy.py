@@ -4,15 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.classify import Mlp
 from vision.eval_reading import photo_corners
 from vision.image import load_image
-from vision.occupancy import LOCAL_FEATURES, OccupancyModel, _sure_letter_tiles, cell_features
+from vision.occupancy import (
+    LOCAL_FEATURES,
+    OccupancyModel,
+    _blobs,
+    _sure_letter_tiles,
+    cell_features,
+)
 from vision.reading import DEFAULT_CONFIG
-from vision.rectify import rectify
+from vision.rectify import RectifiedBoard, rectify
 from vision.train import average_mlps, train_mlp
 from vision.truth import read_truth
 
@@ -148,3 +155,36 @@ def test_the_centre_star_is_told_from_a_tile_on_the_centre() -> None:
     assert OccupancyModel.load().tile_probability(empty)[7, 7] < 0.5
     full, truth = _board(FULL_BOARDS[0])
     assert truth[7, 7] and cell_features(full)[7 * 15 + 7, LOCAL_FEATURES + 13] == 0
+
+
+def test_blobs_of_the_mosaic_are_the_blobs_of_each_cell() -> None:
+    # All cells are labelled in one pass over a mosaic; each cell's blobs, their boxes, areas,
+    # centres and order must be what labelling the cell alone gives.
+    rng = np.random.default_rng(3)
+    binary = (rng.random((225, 48, 48)) < 0.08).astype(np.uint8)
+    binary = cv2.dilate(binary.reshape(-1, 48), np.ones((2, 2), np.uint8)).reshape(225, 48, 48)
+    owner, stats, centres, labels = _blobs(binary)
+    for cell in (0, 14, 112, 224):
+        count, alone, alone_stats, alone_centres = cv2.connectedComponentsWithStats(
+            binary[cell], connectivity=8)
+        mine = np.flatnonzero(owner == cell)
+        assert len(mine) == count - 1
+        assert np.array_equal(stats[mine], alone_stats[1:])
+        assert np.allclose(centres[mine], alone_centres[1:])
+        local = np.zeros(len(owner) + 1, np.int32)
+        local[mine + 1] = np.arange(1, len(mine) + 1)
+        assert np.array_equal(local[labels[cell // 15, :, cell % 15, :]], alone)
+
+
+def test_a_tile_edge_beside_the_letter_is_not_taken_for_the_letter() -> None:
+    # The shadow of the tile above is a bar longer than a letter and bigger than it: measured as
+    # "the letter" it was no letter's size, and clear tiles were missed.
+    image = np.full((768, 768, 3), 200, np.uint8)
+    top, left = 24 + 7 * 48, 24 + 3 * 48  # D8
+    cv2.rectangle(image, (left + 18, top + 12), (left + 23, top + 35), (40, 40, 40), -1)
+    cv2.rectangle(image, (left + 18, top + 30), (left + 33, top + 35), (40, 40, 40), -1)
+    cv2.rectangle(image, (left + 1, top + 40), (left + 46, top + 46), (40, 40, 40), -1)
+    board = RectifiedBoard(image=image, cell_px=48, margin_px=24, homography=np.eye(3))
+    letter = cell_features(board)[7 * 15 + 3, LOCAL_FEATURES:]
+    assert letter[0] == 1 and letter[5] == 1  # a letter-sized blob
+    assert letter[1] == pytest.approx(24 / 48, abs=0.05)  # the L's height, not the bar's

@@ -43,18 +43,21 @@ def _light_warnings(board: RectifiedBoard, config: ReadConfig) -> dict[tuple[int
     weakest channel is at the top (a pale blue square is not).
     """
     px, margin = board.cell_px, board.margin_px
-    grid = board.image[margin:margin + SIZE * px, margin:margin + SIZE * px]
 
     def per_cell(channel: np.ndarray) -> np.ndarray:
-        return channel.reshape(SIZE, px, SIZE, px).transpose(0, 2, 1, 3).reshape(SIZE, SIZE, -1)
+        grid = channel[margin:margin + SIZE * px, margin:margin + SIZE * px]
+        return grid.reshape(SIZE, px, SIZE, px).transpose(0, 2, 1, 3).reshape(SIZE, SIZE, -1)
 
     # OpenCV's per-pixel min and max of the channels: numpy's reduction over the short last
     # axis took 20 ms each on a 720 px board, these take 1 ms.
-    blue, green, red = cv2.split(np.ascontiguousarray(grid))
+    blue, green, red = cv2.split(board.image)
     weakest = cv2.min(cv2.min(blue, green), red)
-    strongest = cv2.max(cv2.max(blue, green), red)
+    strongest = per_cell(cv2.max(cv2.max(blue, green), red))
     blown = (per_cell(weakest) >= config.glare_level).mean(axis=2)
-    median = np.median(per_cell(strongest), axis=2)
+    # Medians of presorted bytes (a radix sort): np.median's selection took twice as long.
+    ordered = np.sort(strongest, axis=2, kind="stable")
+    middle = ordered.shape[2]
+    median = ordered[..., (middle - 1) // 2:middle // 2 + 1].mean(axis=2)
     board_median = float(np.median(median))
     warnings: dict[tuple[int, int], list[str]] = {}
     for row in range(SIZE):
