@@ -79,7 +79,8 @@ class LocateConfig:
     # The first rounds fit the homography to every line sample at once (robust, converges from
     # a third of a cell off in about two rounds); the last fits lines, then their 256
     # intersections (RANSAC), which is what places the corners best once close (dev photos:
-    # 29 of 31 within a quarter cell, against 27 with line fits only and 27 with samples only).
+    # 29 of 31 within a quarter cell, against 26-27 with line fits only and 27 with samples
+    # only; choosing among those 7 variants leave-one-source-out gives 28 of 31).
     sample_fit_rounds: int = 2
     sample_fit_cutoffs: tuple[float, ...] = (1.0, 0.5, 0.3, 0.15, 0.15)  # Tukey, in cells
     settled_cells: float = 0.05  # corners moving less than this in a round: refinement is done
@@ -119,7 +120,7 @@ class LocateConfig:
     end_support_ratio: float = 0.45  # ...or than this share of the axis' median (photos: 0.64)
     # The refinement finds the *centres* of the grid lines; a grid's corner is the outer edge of
     # its border line (where people, and the truth files, put it). Half a border line, in cells:
-    # fitted on the dev photos (0.1 is best on every leave-one-source-out split; 27 of 31
+    # fitted on the dev photos (0.1 is best on every leave-one-source-out split; 29 of 31
     # within a quarter cell held out, 20 without it: `python -m bench corners`).
     border_half_width_cells: float = 0.1
 
