@@ -99,7 +99,8 @@ class LocateConfig:
     comb_candidates: int = 3  # rough hypotheses refined when the first is not convincing
     # Line support that (with square-like cells) ends the search. Lower than most boards reach
     # (tiles and wood hide lines): on the dev photos and 80 random renders no grid found later
-    # beat a first one this good, and the search costs ~30 % less.
+    # beat a first one this good, and the photos that reach it no longer refine every other
+    # hypothesis.
     good_enough: float = 0.6
     max_hypotheses: int = 6  # (the thorough second look: two more)
     same_quad_cells: float = 0.4  # a hypothesis this close to one already refined is skipped
@@ -930,8 +931,8 @@ def _refine(
         quad = new_quad
         search = max(0.15, search * 0.6)
         if shift < config.settled_cells:
-            # Settled: the lines sit within a few hundredths of a cell of where this round
-            # measured them, so its profiles tell the support as well as a fresh warp would.
+            # Settled: the lines sit within ``settled_cells`` of where this round measured
+            # them, so its profiles tell the support as well as a fresh warp would.
             return quad, _hits_from_profiles(profiles, cell, config)
     return quad, _line_hits(gray, quad, config)
 
@@ -947,7 +948,8 @@ def _quad_from_samples(
     squares, re-weighted (Tukey, cut-offs ``sample_fit_cutoffs``) so that tile edges and printed
     words beside a line drop out. Every sample counts, not only lines seen in four bands or
     more, which is why it pulls a rough grid in faster than :func:`_quad_from_lines`.
-    None when too few samples stand out.
+    None when too few samples stand out. (``quad`` is unused: the signature is
+    :func:`_quad_from_lines`', so a round takes either.)
     """
     margin = cell
     rows, targets = [], []
@@ -990,9 +992,12 @@ def _quad_from_lines(
     config: LocateConfig,
 ) -> np.ndarray | None:
     """Corners from a straight line fitted through each line's samples (:func:`_fit_lines`) and
-    the homography fitted (RANSAC) to those lines' 256 intersections; None if either fails."""
-    xs = _fit_lines(founds[0], strengths[0], cell, cell)
-    ys = _fit_lines(founds[1], strengths[1], cell, cell)
+    the homography fitted (RANSAC) to those lines' 256 intersections; None if either fails.
+    (``config`` is unused: the signature is :func:`_quad_from_samples`', so a round takes
+    either.)"""
+    margin = cell
+    xs = _fit_lines(founds[0], strengths[0], margin, cell)
+    ys = _fit_lines(founds[1], strengths[1], margin, cell)
     if xs is None or ys is None:
         return None
     # Intersections of the fitted lines, in rect px, against the ideal grid.
