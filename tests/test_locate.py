@@ -281,3 +281,32 @@ def test_south_labelling_follows_the_chosen_image_side(side: str, first: tuple) 
 def test_unknown_side_is_refused() -> None:
     with pytest.raises(ValueError):
         south_at(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float), "north")
+
+
+def test_sample_fit_puts_the_grid_on_its_lines_despite_stray_samples() -> None:
+    """The robust fit of the homography to line samples (the refinement's first rounds) finds
+    the grid that made the samples, even when a tenth of them sit a third of a cell off (tile
+    edges and printed words beside a line)."""
+    from vision.locate import GRID_CORNERS, LINES, SIZE, _quad_from_samples
+
+    cell = CONFIG.refine_cell_px
+    # A grid slightly turned, sheared and shifted in the rectified image (rect px = a @ grid + b).
+    a = np.array([[cell * 1.02, 0.4], [-0.3, cell * 0.97]])
+    b = np.array([cell + 2.5, cell - 1.5])
+    band = cell + (np.arange(SIZE) + 0.5) * cell  # rect px where each band's samples are taken
+    line = np.arange(LINES)[:, None]
+    # Vertical line k at rect y = band: grid (k, v) with a[1] . (k, v) + b[1] = band.
+    v = (band[None, :] - b[1] - a[1, 0] * line) / a[1, 1]
+    found_x = a[0, 0] * line + a[0, 1] * v + b[0]
+    u = (band[None, :] - b[0] - a[0, 1] * line) / a[0, 0]
+    found_y = a[1, 0] * u + a[1, 1] * line + b[1]
+    rng = np.random.default_rng(3)
+    for found in (found_x, found_y):
+        stray = rng.random(found.shape) < 0.1
+        found[stray] += cell / 3
+    strength = np.full(found_x.shape, 3.0)
+    quad = _quad_from_samples((found_x, found_y), (strength, strength), np.eye(3),
+                              GRID_CORNERS * cell, cell, CONFIG)
+    assert quad is not None
+    expected = GRID_CORNERS @ a.T + b
+    assert np.abs(quad - expected).max() < 0.02 * cell
