@@ -80,8 +80,8 @@ def ours(image: np.ndarray) -> np.ndarray:
 
 def _dataset() -> list[tuple[str, np.ndarray, np.ndarray | None]]:
     """(name, image, expected corners or None) for the real photos, else for renders."""
+    rows: list[tuple[str, np.ndarray, np.ndarray | None]] = []
     if PHOTOS.is_dir():
-        rows = []
         for path in sorted(PHOTOS.iterdir()):
             if path.suffix.lower() not in PHOTO_SUFFIXES or not Path(f"{path}.txt").exists():
                 continue
@@ -93,7 +93,6 @@ def _dataset() -> list[tuple[str, np.ndarray, np.ndarray | None]]:
         return rows
     from vision.render import RenderOptions, render_board_photo
 
-    rows = []
     for seed in range(6):
         photo = render_board_photo({}, seed=seed, width=1600, height=1200,
                                    options=RenderOptions.clean(tilt=10 + 6 * seed,

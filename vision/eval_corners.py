@@ -127,19 +127,19 @@ def print_table(rows: list[CornerRow], out=sys.stdout) -> None:
             print(f"    {row.error}", file=out)
     with_truth = [row for row in rows if row.has_truth]
     measured = [row for row in with_truth if row.found]
-    within = [row for row in measured if row.worst_error_cells <= 0.25]
-    within_half = [row for row in measured if row.worst_error_cells <= 0.5]
+    means = [row.mean_error_cells for row in measured if row.mean_error_cells is not None]
+    worsts = [row.worst_error_cells for row in measured if row.worst_error_cells is not None]
     print(f"photos: {len(rows)}, found: {sum(row.found for row in rows)}", file=out)
     print(
         f"with truth corners: {len(with_truth)}, found: {len(measured)}, "
-        f"worst <= 0.25 cell: {len(within)}, worst <= 0.5 cell: {len(within_half)}",
+        f"worst <= 0.25 cell: {sum(w <= 0.25 for w in worsts)}, "
+        f"worst <= 0.5 cell: {sum(w <= 0.5 for w in worsts)}",
         file=out,
     )
-    if measured:
+    if worsts:
         print(
-            f"median mean error {statistics.median(r.mean_error_cells for r in measured):.3f} "
-            f"cell, median worst {statistics.median(r.worst_error_cells for r in measured):.3f}, "
-            f"max worst {max(r.worst_error_cells for r in measured):.3f}",
+            f"median mean error {statistics.median(means):.3f} cell, "
+            f"median worst {statistics.median(worsts):.3f}, max worst {max(worsts):.3f}",
             file=out,
         )
     print(f"median time {statistics.median(row.ms for row in rows):.0f} ms "

@@ -364,7 +364,7 @@ def _comb_candidates(
         j = lo + int(np.argmax(y_score[lo:hi]))
         pair_total[i], pair_j[i] = x_score[i] + y_score[j], j
     suppress = int(round(np.log(1.15) / log_step))
-    candidates = []
+    candidates: list[tuple[tuple[float, float, float], tuple[float, float, float]]] = []
     taken: list[int] = []
     for i in np.argsort(-pair_total):
         if len(candidates) >= config.comb_candidates or not np.isfinite(pair_total[i]):
@@ -517,11 +517,10 @@ def _rough_grids(
 
 def _inside_quad(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Which points lie inside a convex quadrilateral (either winding)."""
-    signs = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        signs.append((b[0] - a[0]) * (points[:, 1] - a[1]) - (b[1] - a[1]) * (points[:, 0] - a[0]))
-    signs = np.array(signs)
+    signs = np.array([
+        (b[0] - a[0]) * (points[:, 1] - a[1]) - (b[1] - a[1]) * (points[:, 0] - a[0])
+        for a, b in zip(quad, np.roll(quad, -1, axis=0), strict=True)
+    ])
     return np.all(signs >= 0, axis=0) | np.all(signs <= 0, axis=0)
 
 
@@ -1170,9 +1169,10 @@ def find_board(
     best, details, gray_refine, shrink = found
     _, confidence, refined, info = best
     move, gains = symmetry_shift(image, refined, config)
-    move = tuple(
+    dx, dy = (
         m if g >= config.min_symmetry_gain else 0 for m, g in zip(move, gains, strict=True)
     )
+    move = (dx, dy)
     info["symmetry_move"], info["symmetry_gain"] = move, gains
     hits = info["line_hits"]
     if move != (0, 0):

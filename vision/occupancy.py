@@ -337,7 +337,8 @@ def _is_star(blob: np.ndarray) -> bool:
     def overlap(degrees: float) -> float:
         turned = cv2.warpAffine(mask, cv2.getRotationMatrix2D(centre, degrees, 1.0),
                                 mask.shape[::-1], flags=cv2.INTER_NEAREST)
-        return float((turned & mask).sum()) / float((turned | mask).sum())
+        return cv2.countNonZero(cv2.bitwise_and(turned, mask)) / max(
+            cv2.countNonZero(cv2.bitwise_or(turned, mask)), 1)
 
     return overlap(72) >= STAR_SELF_MATCH and overlap(36) < STAR_SELF_MATCH
 
