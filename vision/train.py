@@ -9,7 +9,7 @@ figures (and a nearest-neighbour baseline on the same features); without it the 
 trained on everything and written to ``vision/models/``. ``tileref eval`` reads every photo with
 such leave-one-source-out models (:func:`loso_models`, cached). Photos are read, never copied.
 
-Reproduce the committed weights (deterministic, about two minutes on one core)::
+Reproduce the committed weights (deterministic; 405 s on two cores shared with other work)::
 
     .venv/bin/python -m vision.train --photos ../shared/photos --out vision/models
 """
