@@ -135,3 +135,13 @@ def test_a_letter_pushed_against_the_crop_edge_is_still_the_letter() -> None:
     assert parts is not None
     x0, y0, x1, y1 = parts.box
     assert x1 - x0 >= 20 and y0 == 0
+
+
+def test_a_heavy_t_high_on_its_tile_is_the_letter_not_its_digit() -> None:
+    ink = np.zeros((48, 48), np.float32)
+    ink[2:8, 9:27] = 1.0  # a heavy bar: most of the T's ink, far above the crop's centre
+    ink[8:21, 16:21] = 1.0  # its stem
+    ink[19:24, 27:31] = 1.0  # its value digit, near the centre
+    parts = find_glyph(ink)
+    assert parts is not None
+    assert parts.box == (9, 2, 27, 21)
