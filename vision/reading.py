@@ -25,6 +25,19 @@ class ReadConfig:
     took the 49 such cells from 20 to 27 right (+0.4 points overall) for about a Tesseract call
     (0.1-0.2 s) per doubtful tile, so it is on for a single dispute photo (``tileref read``,
     ``tileref eval``) and off for the live camera. Overruling more (below 0.8) made it worse.
+
+    ``max_tile_blur_px`` refuses a photo whose tiles are smeared wider than this (rectified
+    pixels of a 48 px cell, :func:`vision.read.blur_px`). Measured on 7 truth photos of 5
+    sources blurred in the photo (motion at 0 and 60 degrees, and defocus) with held-out models,
+    tiles wrong (false, missed or misread) by the figure: under 6 px a median 8-9 %, as sharp;
+    6-8 px 12 %; 8-10 px 24 %; 10-12 px 48 %; 12-15 px 59 %; over 15 px all. Clean renders hold
+    out longer (16 % at 10-12 px, 48 % at 12-15 px). The 35 truth photos with tiles measure 2.6
+    to 7.2 px (the softest two read 18/19 and 86/92 letters), the motion-blurred
+    ``IMG_20141025_164048`` 16.8 px: 10 sits where a quarter of the tiles start going wrong.
+    ``max_print_blur_px`` is the same figure over the whole grid, used when no tile is found: the
+    47 dev photos measure 3.1 to 14.0 px (a dark, soft, empty board), while blurs that hid every
+    tile of a truth photo from the occupancy model (0.4 to 0.6 of a cell, motion or
+    defocus) measured 24.9 to 32.1 px.
     """
 
     cell_px: int = 48
@@ -38,6 +51,8 @@ class ReadConfig:
     glare_level: int = 250  # grey level counted as blown out
     shadow_ratio: float = 0.45  # a cell this much darker than the board's median is shadowed
     blur_ratio: float = 0.25  # a tile this much less sharp than the photo's tiles is blurred
+    max_tile_blur_px: float = 10.0  # tiles' edges smeared wider than this: photo refused
+    max_print_blur_px: float = 20.0  # ...and the board's, when no tile is found
 
 
 DEFAULT_CONFIG = ReadConfig()
