@@ -182,7 +182,12 @@ def test_a_batch_reads_each_crop_as_it_alone_would() -> None:
 
 
 def test_the_blobs_of_a_batch_are_each_maps_own_in_its_own_order() -> None:
-    inks = ink_maps(_mixed_crops())
+    # Two blobs starting on neighbouring rows: a labelling in 2 x 2 blocks meets the lower one
+    # first, left of the other, unless a map starts on an odd row of the column.
+    staggered = np.zeros((48, 48), np.float32)
+    staggered[11:20, 5:9] = 1.0
+    staggered[10:20, 30:34] = 1.0
+    inks = np.concatenate([ink_maps(_mixed_crops()), [staggered, staggered]])
     owner, stats, centres = _blobs(inks)
     for i, ink in enumerate(inks):
         binary = (ink > 0.45).astype(np.uint8)
