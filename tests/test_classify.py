@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from referee.tiles import load_tile_set
-from vision.classify import Mlp, TileClassifier, find_glyph, ink_maps, tile_features
+from vision.classify import (
+    Mlp,
+    TileClassifier,
+    _blobs,
+    features_batch,
+    features_of_ink,
+    find_glyph,
+    ink_maps,
+    tile_features,
+    turn_features,
+    turned_features,
+)
 from vision.tileface import available_fonts, render_tile_face
 
 ENGLISH = load_tile_set("english")
@@ -145,3 +157,40 @@ def test_a_heavy_t_high_on_its_tile_is_the_letter_not_its_digit() -> None:
     parts = find_glyph(ink)
     assert parts is not None
     assert parts.box == (9, 2, 27, 21)
+
+
+def _mixed_crops() -> list[np.ndarray]:
+    """Rendered crops as a board gives them: letters in every rotation and font, a blank, a
+    tile shifted against the crop's edge."""
+    crops = [_pad(_face(letter, 90 * (i % 4), seed=300 + i, font_index=i))
+             for i, letter in enumerate("AEGKMNQSTWXZ")]
+    crops.append(_pad(render_tile_face("A", value=None, size=56, blank=True,
+                                       rng=np.random.default_rng(3))))
+    crops.append(np.roll(_pad(_face("T", 0, seed=8)), -14, axis=0))
+    return crops
+
+
+def test_a_batch_reads_each_crop_as_it_alone_would() -> None:
+    # The batch lays all maps in one column (one labelling, one Sobel, one resize): a map's
+    # place in it must not change its features, to the last bit.
+    inks = ink_maps(_mixed_crops())
+    batch = features_batch(inks)
+    np.testing.assert_array_equal(batch, np.stack([features_of_ink(ink) for ink in inks]))
+    np.testing.assert_array_equal(turn_features(batch),
+                                  np.stack([turned_features(ink) for ink in inks]))
+    assert [find_glyph(ink) is None for ink in inks] == [False] * 12 + [True, False]
+
+
+def test_the_blobs_of_a_batch_are_each_maps_own_in_its_own_order() -> None:
+    # Two blobs starting on neighbouring rows: a labelling in 2 x 2 blocks meets the lower one
+    # first, left of the other, unless a map starts on an odd row of the column.
+    staggered = np.zeros((48, 48), np.float32)
+    staggered[11:20, 5:9] = 1.0
+    staggered[10:20, 30:34] = 1.0
+    inks = np.concatenate([ink_maps(_mixed_crops()), [staggered, staggered]])
+    owner, stats, centres = _blobs(inks)
+    for i, ink in enumerate(inks):
+        binary = (ink > 0.45).astype(np.uint8)
+        _, _, own_stats, own_centres = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        np.testing.assert_array_equal(stats[owner == i], own_stats[1:])
+        np.testing.assert_array_equal(centres[owner == i], own_centres[1:])
