@@ -9,9 +9,13 @@ figures (and a nearest-neighbour baseline on the same features); without it the 
 trained on everything and written to ``vision/models/``. ``tileref eval`` reads every photo with
 such leave-one-source-out models (:func:`loso_models`, cached). Photos are read, never copied.
 
-Reproduce the committed weights (deterministic; 405 s on two cores shared with other work)::
+Reproduce the committed weights (byte for byte; about two minutes on one core, 405 s on two cores
+shared with other work)::
 
-    .venv/bin/python -m vision.train --photos ../shared/photos --out vision/models
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m vision.train --photos ../shared/photos --out vision/models
+
+One BLAS thread, as ``tileref`` runs: with a thread per core the order of the sums in the
+products changes from run to run, and so do the weights' last digits (up to 0.02 in a weight).
 """
 
 from __future__ import annotations
