@@ -12,7 +12,7 @@ such leave-one-source-out models (:func:`loso_models`, cached). Photos are read,
 Reproduce the committed weights (byte for byte; about two minutes on one core, 405 s on two cores
 shared with other work)::
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m vision.train --photos ../shared/photos --out vision/models
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m vision.train --out vision/models
 
 One BLAS thread, as ``tileref`` runs: with a thread per core the order of the sums in the
 products changes from run to run, and so do the weights' last digits (up to 0.02 in a weight).
@@ -115,9 +115,10 @@ def all_letter_values() -> dict[str, list[int]]:
 
 def _random_colour(rng: np.random.Generator, light: tuple[int, int], sat: tuple[int, int]
                    ) -> tuple[int, int, int]:
-    hsv = np.uint8([[[rng.integers(0, 40) if rng.random() < 0.8 else rng.integers(0, 180),
-                      rng.integers(*sat), rng.integers(*light)]]])
-    return tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+    hsv = np.array([[[rng.integers(0, 40) if rng.random() < 0.8 else rng.integers(0, 180),
+                      rng.integers(*sat), rng.integers(*light)]]], dtype=np.uint8)
+    blue, green, red = (int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+    return blue, green, red
 
 
 def render_crop(letter: str, value: int | None, rng: np.random.Generator, cell_px: int,
@@ -145,18 +146,20 @@ def render_crop(letter: str, value: int | None, rng: np.random.Generator, cell_p
     gradient = np.cos(angle) * ramp[None, :] + np.sin(angle) * ramp[:, None]
     canvas *= (rng.uniform(0.55, 1.2) + rng.uniform(0, 0.25) * gradient)[:, :, None]
     canvas += rng.normal(0, rng.uniform(0, 6), canvas.shape)
-    image = np.clip(canvas, 0, 255).astype(np.uint8)
+    image: np.ndarray = np.clip(canvas, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:
         image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, 1.4))
     if rng.random() < 0.3:  # a slightly wrong perspective, as with corners a little off
         jitter = rng.normal(0, 0.03 * side, size=(4, 2)).astype(np.float32)
-        quad = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+        quad = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
         matrix = cv2.getPerspectiveTransform(quad, quad + jitter)
         image = cv2.warpPerspective(image, matrix, (side, side), borderMode=cv2.BORDER_REPLICATE)
     if rng.random() < 0.7:
         quality = int(rng.integers(35, 92))
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        assert decoded is not None  # a JPEG OpenCV has just written
+        image = decoded
     return image
 
 
@@ -236,7 +239,7 @@ def knn_predict(train_x: np.ndarray, train_labels: list[str], test_x: np.ndarray
     """Nearest neighbour on the same features: the baseline the perceptron must beat."""
     a = train_x / (np.linalg.norm(train_x, axis=1, keepdims=True) + 1e-6)
     b = test_x / (np.linalg.norm(test_x, axis=1, keepdims=True) + 1e-6)
-    out = []
+    out: list[str] = []
     for start in range(0, len(b), 512):
         sims = b[start:start + 512] @ a.T
         out.extend(train_labels[i] for i in sims.argmax(axis=1))
@@ -357,7 +360,7 @@ def average_mlps(models: list[Mlp]) -> Mlp:
                np.concatenate([m.w1 for m in models], axis=1),
                np.concatenate([m.b1 for m in models]),
                np.concatenate([m.w2 for m in models], axis=0) / count,
-               (sum(m.b2 for m in models) / count).astype(np.float32), first.labels)
+               np.asarray(sum(m.b2 for m in models) / count, dtype=np.float32), first.labels)
 
 
 def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: int = 0
@@ -455,6 +458,7 @@ def evaluate(boards: list[RealBoard], render_x: np.ndarray, render_labels: list[
                     test_labels.append(class_label(letter, rotation))
         predicted = _vote_predictions(model, test_crops, letters)
         allowed = TileClassifier(model).allowed(letters)
+        assert allowed is not None  # a tile set's letters were given
         pool_x = np.concatenate([render_x, real_x[mask_train]])
         pool_labels = render_labels + [label for label, m
                                        in zip(real_labels, mask_train, strict=True) if m]
@@ -471,9 +475,9 @@ def evaluate(boards: list[RealBoard], render_x: np.ndarray, render_labels: list[
         print(f"{source:36s} {occ_err:5d}/{cells:<6d} {letter_ok / max(n, 1):7.1%} "
               f"{full_ok / max(n, 1):6.1%} {knn_ok / max(n, 1):8.1%}   (n={n})")
         sys.stdout.flush()
-    occ_err, cells, letter_ok, full_ok, knn_ok, n = totals
-    print(f"{'TOTAL':36s} {int(occ_err):5d}/{int(cells):<6d} {letter_ok / n:7.1%} "
-          f"{full_ok / n:6.1%} {knn_ok / n:8.1%}")
+    wrong_cells, all_cells, letters_right, both_right, knn_right, tiles = (int(t) for t in totals)
+    print(f"{'TOTAL':36s} {wrong_cells:5d}/{all_cells:<6d} {letters_right / tiles:7.1%} "
+          f"{both_right / tiles:6.1%} {knn_right / tiles:8.1%}")
     print("confusions (truth, read):", confusions.most_common(25))
 
 
