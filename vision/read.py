@@ -105,17 +105,36 @@ def blur_px(board: RectifiedBoard, cells: list[tuple[int, int]], step: int = 1) 
     # Scharr's kernels weigh a unit step 32: divided out, a gradient is grey levels per pixel.
     across_x = cv2.Scharr(grey, cv2.CV_32F, 1, 0)[mask] / 32
     across_y = cv2.Scharr(grey, cv2.CV_32F, 0, 1)[mask] / 32
-    # One row per direction, so each row's partial sort runs over contiguous memory (the
-    # column-wise one took ten times as long: 70 ms on a board of 100 tiles).
-    along = np.outer(_BLUR_UNITS[0], across_x)
-    along += np.outer(_BLUR_UNITS[1], across_y)
-    np.abs(along, out=along)
-    steep = int(along.shape[1] * 0.995)
-    steepest = float(np.partition(along, steep, axis=1)[:, steep].min())
+    steepest = _least_steep(across_x, across_y)
     values = grey[mask]
     low, high = len(values) // 100, len(values) * 99 // 100
-    dark, bright = np.partition(values, (low, high))[[low, high]]
+    # Order statistics of bytes from their histogram: the same values as a partition, a
+    # fraction of the time.
+    cumulative = np.cumsum(np.bincount(values, minlength=256))
+    dark, bright = np.searchsorted(cumulative, (low, high), side="right")
     return (int(bright) - int(dark)) / max(steepest, 1e-3)
+
+
+def _least_steep(across_x: np.ndarray, across_y: np.ndarray) -> float:
+    """The smallest over the directions of the 99.5th percentile of the gradient along it.
+
+    One direction at a time (its row fits in the cache: the 18-row outer product took 7 ms on a
+    board of 100 tiles), and a direction is only partitioned when it can beat the best so far:
+    its percentile is below the best only if more than ``steep`` of its values are.
+    """
+    steep = int(len(across_x) * 0.995)
+    along = np.empty_like(across_x)
+    other = np.empty_like(across_x)
+    best = np.inf
+    for unit_x, unit_y in _BLUR_UNITS.T:
+        np.multiply(unit_x, across_x, out=along)
+        np.multiply(unit_y, across_y, out=other)
+        along += other
+        np.abs(along, out=along)
+        if best != np.inf and np.count_nonzero(along < best) <= steep:
+            continue  # this direction's percentile is at least the best one's
+        best = min(best, float(np.partition(along, steep)[steep]))
+    return best
 
 
 def _refuse_if_blurred(board: RectifiedBoard, occupied: list[tuple[int, int]],
