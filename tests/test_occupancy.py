@@ -188,3 +188,17 @@ def test_a_tile_edge_beside_the_letter_is_not_taken_for_the_letter() -> None:
     letter = cell_features(board)[7 * 15 + 3, LOCAL_FEATURES:]
     assert letter[0] == 1 and letter[5] == 1  # a letter-sized blob
     assert letter[1] == pytest.approx(24 / 48, abs=0.05)  # the L's height, not the bar's
+
+
+def test_presorted_percentiles_are_numpys_bit_for_bit():
+    from vision.occupancy import FACE_PERCENTILE, _presorted_percentiles
+
+    rng = np.random.default_rng(5)
+    for n in (900, 784, 30, 2, 1):
+        rows = np.sort(rng.integers(0, 256, (2000, n)).astype(np.uint8), axis=1)
+        for percents in ((FACE_PERCENTILE, 2), (0, 100), (99.5, 0.1, 50)):
+            want = np.percentile(rows, list(percents), axis=1)
+            got = _presorted_percentiles(rows, percents)
+            for expected, actual in zip(want, got, strict=True):
+                assert actual.dtype == expected.dtype
+                assert np.array_equal(actual, expected)

@@ -199,8 +199,30 @@ def _levels(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # Percentiles of presorted grey levels (a radix sort of bytes): the same values as of the raw
     # cores in a quarter of the time (numpy's selection is slow on 225 rows of 784).
     ordered = np.sort(core.reshape(len(gray), -1), axis=1, kind="stable")
-    face, dark = np.percentile(ordered, [FACE_PERCENTILE, 2], axis=1)
+    face, dark = _presorted_percentiles(ordered, (FACE_PERCENTILE, 2))
     return face, dark
+
+
+def _presorted_percentiles(ordered: np.ndarray, percents: tuple[float, ...]) -> list[np.ndarray]:
+    """``np.percentile(ordered, percents, axis=1)`` (linear) of rows already sorted, bit for bit:
+    numpy's own arithmetic on the two order statistics each needs, without its partition of
+    every row (a millisecond a board on sorted rows)."""
+    n = ordered.shape[1]
+    results = []
+    for percent in percents:
+        quantile = float(np.true_divide(percent, 100))
+        # numpy's virtual index for the linear method, its floor and gamma.
+        virtual = (n - 1) * quantile
+        below = min(max(int(np.floor(virtual)), 0), n - 1)
+        above = min(below + 1, n - 1) if virtual >= 0 else 0
+        gamma = virtual - np.floor(virtual) if 0 <= virtual < n - 1 else 0.0
+        low, high = ordered[:, below], ordered[:, above]
+        step = high - low  # rows are sorted: never negative
+        if gamma >= 0.5:
+            results.append(high - step * (1 - gamma))
+        else:
+            results.append(low + step * gamma)
+    return results
 
 
 def _ink_grey(face: np.ndarray, dark: np.ndarray, ink: float) -> np.ndarray:
