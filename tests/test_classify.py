@@ -10,7 +10,7 @@ from referee.tiles import load_tile_set
 from vision.classify import (
     Mlp,
     TileClassifier,
-    _blobs,
+    _ink_blobs,
     features_batch,
     features_of_ink,
     find_glyph,
@@ -188,7 +188,8 @@ def test_the_blobs_of_a_batch_are_each_maps_own_in_its_own_order() -> None:
     staggered[11:20, 5:9] = 1.0
     staggered[10:20, 30:34] = 1.0
     inks = np.concatenate([ink_maps(_mixed_crops()), [staggered, staggered]])
-    owner, stats, centres = _blobs(inks)
+    blobs = _ink_blobs(inks)
+    owner, stats, centres = blobs.owner, blobs.stats, blobs.centres
     for i, ink in enumerate(inks):
         binary = (ink > 0.45).astype(np.uint8)
         _, _, own_stats, own_centres = cv2.connectedComponentsWithStats(binary, connectivity=8)

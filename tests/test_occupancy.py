@@ -8,13 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.blobs import label_maps
 from vision.classify import Mlp
 from vision.eval_reading import photo_corners
 from vision.image import load_image
 from vision.occupancy import (
     LOCAL_FEATURES,
     OccupancyModel,
-    _blobs,
     _sure_letter_tiles,
     cell_features,
 )
@@ -158,12 +158,13 @@ def test_the_centre_star_is_told_from_a_tile_on_the_centre() -> None:
 
 
 def test_blobs_of_the_mosaic_are_the_blobs_of_each_cell() -> None:
-    # All cells are labelled in one pass over a mosaic; each cell's blobs, their boxes, areas,
-    # centres and order must be what labelling the cell alone gives.
+    # All cells are labelled in one pass; each cell's blobs, their boxes, areas, centres and
+    # order must be what labelling the cell alone gives.
     rng = np.random.default_rng(3)
     binary = (rng.random((225, 48, 48)) < 0.08).astype(np.uint8)
     binary = cv2.dilate(binary.reshape(-1, 48), np.ones((2, 2), np.uint8)).reshape(225, 48, 48)
-    owner, stats, centres, labels = _blobs(binary)
+    blobs = label_maps(binary)
+    owner, stats, centres = blobs.owner, blobs.stats, blobs.centres
     for cell in (0, 14, 112, 224):
         count, alone, alone_stats, alone_centres = cv2.connectedComponentsWithStats(
             binary[cell], connectivity=8)
@@ -173,7 +174,7 @@ def test_blobs_of_the_mosaic_are_the_blobs_of_each_cell() -> None:
         assert np.allclose(centres[mine], alone_centres[1:])
         local = np.zeros(len(owner) + 1, np.int32)
         local[mine + 1] = np.arange(1, len(mine) + 1)
-        assert np.array_equal(local[labels[cell // 15, :, cell % 15, :]], alone)
+        assert np.array_equal(local[blobs.labels[cell]], alone)
 
 
 def test_a_tile_edge_beside_the_letter_is_not_taken_for_the_letter() -> None:

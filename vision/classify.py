@@ -20,6 +20,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.blobs import Blobs, label_maps
+
 MODELS = Path(__file__).resolve().parent / "models"
 CROP_PAD = 0.06
 """Cells are cut this fraction of a cell wider on each side: tiles overhang their squares.
@@ -139,33 +141,14 @@ class GlyphParts:
     digit_weight: float  # ink area of the digit (0: none seen)
 
 
-MOSAIC_GAP = 2
-"""Empty rows between the ink maps stacked for one labelling pass. Each map starts on an even
-row, so the 2 x 2 blocks of Grana's labelling fall alike on every map and its blobs come out in
-the order a call on the map alone gives."""
+INK_LEVEL = 0.45
+"""Darker than this (0 face .. 1 ink) is ink when blobs are looked for."""
 
 
-def _blobs(inks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Blobs of ink in (N, h, w) ink maps: the map of each, its (x, y, w, h, area) and centre in
-    its map, map by map in the order one map's labelling gives.
-
-    One call on a column of all the maps, not two a map (the letter's, the digit corners'):
-    finding the letters and digits of a 98-tile board took 10.8 ms a map at a time, 1.5 ms so. The
-    centres' sums are recovered exactly (they are whole numbers), so a blob's centre is the same
-    double as a call on its own map gives.
-    """
-    n, height, width = inks.shape
-    pitch = height + MOSAIC_GAP + height % 2
-    column = np.zeros((n, pitch, width), np.uint8)
-    column[:, :height] = inks > 0.45
-    _, _, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(
-        column.reshape(n * pitch, width), 8, cv2.CV_32S, cv2.CCL_GRANA)
-    stats = stats[1:].astype(np.int64)
-    owner = stats[:, 1] // pitch
-    stats[:, 1] -= owner * pitch
-    area = stats[:, 4]
-    sum_y = np.rint(centres[1:, 1] * area) - owner * pitch * area
-    return owner, stats, np.column_stack([centres[1:, 0], sum_y / area])
+def _ink_blobs(inks: np.ndarray) -> Blobs:
+    """The blobs of ink in (N, h, w) ink maps, all in one labelling pass (:mod:`vision.blobs`):
+    finding the letters and digits of a 98-tile board took 10.8 ms a map at a time, 1.5 ms so."""
+    return label_maps(inks > INK_LEVEL)
 
 
 @dataclass(frozen=True)
@@ -185,15 +168,15 @@ class _Glyphs:
                           float(self.digit_weight[i]))
 
 
-def _find_glyphs(shape: tuple[int, int, int], owner: np.ndarray, stats: np.ndarray,
-                 centres: np.ndarray) -> _Glyphs:
-    """:func:`find_glyph` of every map at once, from the blobs of :func:`_blobs`.
+def _find_glyphs(shape: tuple[int, int, int], blobs: Blobs) -> _Glyphs:
+    """:func:`find_glyph` of every map at once, from their blobs.
 
     The same tests as one map at a time, as masks over all the blobs; the digit's offsets are
     summed in the same order (bincount adds in its input's order), so the sums are the same.
     """
     n, height, width = shape
-    x, y, w, h, area = stats.T
+    owner, centres = blobs.owner, blobs.centres
+    x, y, w, h, area = blobs.stats.T
     big = area >= 6
     touches = (x <= 0) | (y <= 0) | (x + w >= width) | (y + h >= height)
     blob = big & ~touches
@@ -257,7 +240,7 @@ def find_glyph(ink: np.ndarray) -> GlyphParts | None:
     of Ś), is part of the letter; a blob off towards a corner is the value digit, whose
     direction is what tells a turned-over N from a Z. ``None`` when no letter is seen (blank).
     """
-    return _find_glyphs((1, *ink.shape), *_blobs(ink[None])).parts(0)
+    return _find_glyphs((1, *ink.shape), _ink_blobs(ink[None])).parts(0)
 
 
 FACE_PERCENTILE = 80
@@ -303,10 +286,10 @@ def ink_of_gray(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.clip(ink, 0.0, 1.0).astype(np.float32), face, dark
 
 
-def _digit_corners(n: int, owner: np.ndarray, stats: np.ndarray, centres: np.ndarray,
-                   box: np.ndarray, found: np.ndarray) -> np.ndarray:
-    """:func:`digit_corners` of every map at once: (N, 4), from the blobs of :func:`_blobs` and
-    each map's letter box (float32 sums in the blobs' order, as one map at a time)."""
+def _digit_corners(n: int, blobs: Blobs, box: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """:func:`digit_corners` of every map at once: (N, 4), from their blobs and each map's letter
+    box (float32 sums in the blobs' order, as one map at a time)."""
+    owner, stats, centres = blobs.owner, blobs.stats, blobs.centres
     x0, y0, x1, y1 = box.T.astype(np.float64)
     size = np.maximum(np.maximum(x1 - x0, y1 - y0), 1)[owner]
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
@@ -330,7 +313,7 @@ def digit_corners(ink: np.ndarray, parts: GlyphParts | None) -> np.ndarray:
     """
     found = np.array([parts is not None])
     box = np.array([parts.box if parts is not None else (0, 0, 0, 0)], np.float64)
-    return _digit_corners(1, *_blobs(ink[None]), box, found)[0]
+    return _digit_corners(1, _ink_blobs(ink[None]), box, found)[0]
 
 
 def tile_features(crop: np.ndarray) -> np.ndarray:
@@ -359,8 +342,8 @@ def features_batch(inks: np.ndarray) -> np.ndarray:
     n = len(inks)
     if n == 0:
         return np.zeros((0, _PARTS[3] + 4), np.float32)
-    owner, stats, centres = _blobs(inks)
-    glyphs = _find_glyphs(inks.shape, owner, stats, centres)
+    blobs = _ink_blobs(inks)
+    glyphs = _find_glyphs(inks.shape, blobs)
     quarter = WORK_PX / 4
     box = np.where(glyphs.found[:, None], glyphs.box,
                    (quarter, quarter, 3 * quarter, 3 * quarter))
@@ -385,7 +368,7 @@ def features_batch(inks: np.ndarray) -> np.ndarray:
                         interpolation=cv2.INTER_AREA).reshape(n, -1)
     whole = cv2.resize(inks.reshape(n * WORK_PX, WORK_PX), (WHOLE_PX, n * WHOLE_PX),
                        interpolation=cv2.INTER_AREA).reshape(n, -1)
-    digits = np.sqrt(_digit_corners(n, owner, stats, centres, glyphs.box, glyphs.found)) * 3
+    digits = np.sqrt(_digit_corners(n, blobs, glyphs.box, glyphs.found)) * 3
     hog = _orientation_histograms(glyph, HOG_CELLS, HOG_BINS)
     return np.concatenate([hog, coarse, extra * 2, whole * 0.5, digits], axis=1).astype(
         np.float32)

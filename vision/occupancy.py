@@ -38,6 +38,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.blobs import label_maps
 from vision.classify import MODELS, Mlp
 from vision.rectify import SIZE, RectifiedBoard
 
@@ -234,38 +235,6 @@ def _ink_grey(face: np.ndarray, dark: np.ndarray, ink: float) -> np.ndarray:
     return (face - ink * np.maximum(face - dark, 24.0))[:, None, None]
 
 
-MOSAIC_GAP = 2
-"""Empty pixels between the cells' ink maps laid side by side, so no blob spans two cells: an
-even gap keeps every map on the same two-pixel blocks OpenCV's labelling scans in, so blobs are
-numbered in each cell as they were one cell at a time."""
-
-
-def _blobs(binary: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Connected blobs of (N, s, s) binary maps in one labelling pass: the cell of each blob,
-    its (x, y, w, h, area) and centre in its cell, and the label maps as a (rows, s, 15, s) view
-    (map k at [k // 15, :, k % 15, :]; 0 no blob, j + 1 blob j).
-
-    One call on a mosaic of all the maps, 15 across, not one a cell: 225 calls and their
-    per-cell numpy took 20-40 ms a board."""
-    n, side = binary.shape[:2]
-    pitch = side + MOSAIC_GAP
-    down = -(-n // SIZE)
-    tiles = np.zeros((down * SIZE, pitch, pitch), np.uint8)
-    tiles[:n, :side, :side] = binary
-    mosaic = tiles.reshape(down, SIZE, pitch, pitch).transpose(0, 2, 1, 3).reshape(
-        down * pitch, SIZE * pitch)
-    # Grana's block-based labelling: 3 ms here where OpenCV's default (Spaghetti) took 9, with
-    # the same blobs in the same order.
-    _, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(
-        mosaic, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    stats, centres = stats[1:].copy(), centres[1:]
-    row, col = stats[:, 1] // pitch, stats[:, 0] // pitch
-    origin = np.column_stack([col, row]) * pitch
-    stats[:, :2] -= origin
-    maps = labels.reshape(down, pitch, SIZE, pitch)[:, :side, :, :side]
-    return row * SIZE + col, stats, centres - origin, maps
-
-
 def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.ndarray:
     """Letter evidence per cell, and how close its face colour is to this photo's tile colour.
 
@@ -286,8 +255,9 @@ def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.nd
     binary = (around < _ink_grey(face_level, dark_level, 0.5)).view(np.uint8)
     # Cells with a few stray pixels of ink (under 0.2 %) have no blobs worth measuring.
     inked = binary.reshape(n, -1).mean(axis=1) > 0.002
-    owner, stats, centres, labels = _blobs(binary)
-    x, y, w, h, area = stats.T
+    blobs = label_maps(binary)
+    owner, centres = blobs.owner, blobs.centres
+    x, y, w, h, area = blobs.stats.T
     offset = (np.abs(centres - WORK_PX / 2) / cell).max(axis=1)
     # Blobs touching the crop's edge are grid lines or a neighbour's edge; tiny ones noise.
     inside = inked[owner] & (x > 0) & (y > 0) & (x + w < WORK_PX) & (y + h < WORK_PX) & (
@@ -312,7 +282,7 @@ def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.nd
     out[cells_with, 5] = (LETTER_SIZES[0] <= np.maximum(bw, bh) / cell) & (
         np.maximum(bw, bh) / cell <= LETTER_SIZES[1])
     if CENTRE < n and CENTRE in cells_with:
-        blob = labels[CENTRE // SIZE, :, CENTRE % SIZE, :] == first[cells_with == CENTRE][0] + 1
+        blob = blobs.labels[CENTRE] == first[cells_with == CENTRE][0] + 1
         out[CENTRE, 13] = float(_is_star(blob))
     out[:, 7] = (face_level - dark_level) / 100
     # Ink is measured relative to each cell's own contrast, so a plain square's faint texture
