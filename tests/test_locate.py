@@ -305,8 +305,8 @@ def test_sample_fit_puts_the_grid_on_its_lines_despite_stray_samples() -> None:
         stray = rng.random(found.shape) < 0.1
         found[stray] += cell / 3
     strength = np.full(found_x.shape, 3.0)
-    quad = _quad_from_samples((found_x, found_y), (strength, strength), np.eye(3),
-                              GRID_CORNERS * cell, cell, CONFIG)
+    quad = _quad_from_samples((found_x, found_y), (strength, strength), np.eye(3), cell,
+                              CONFIG.sample_fit_cutoffs)
     assert quad is not None
     expected = GRID_CORNERS @ a.T + b
     assert np.abs(quad - expected).max() < 0.02 * cell

@@ -921,9 +921,13 @@ def _refine(
         profiles = [_line_profiles(rect, axis, margin, cell, config) for axis in (0, 1)]
         found_x, strength_x = _line_peaks(*profiles[0], margin, cell, radius)
         found_y, strength_y = _line_peaks(*profiles[1], margin, cell, radius)
-        fit = _quad_from_samples if _round < config.sample_fit_rounds else _quad_from_lines
-        new_quad = fit((found_x, found_y), (strength_x, strength_y), photo_to_rect, quad, cell,
-                       config)
+        founds, strengths = (found_x, found_y), (strength_x, strength_y)
+        if _round < config.sample_fit_rounds:
+            new_quad = _quad_from_samples(founds, strengths, photo_to_rect, cell,
+                                          config.sample_fit_cutoffs)
+        else:
+            new_quad = _quad_from_lines(founds, strengths, photo_to_rect, cell,
+                                        0.15 * _cell_px(quad))
         if new_quad is None:
             break
         shift = np.max(np.linalg.norm(new_quad - quad, axis=1)) / _cell_px(quad)
@@ -937,18 +941,17 @@ def _refine(
 
 
 def _quad_from_samples(
-    founds: PerAxis, strengths: PerAxis, photo_to_rect: np.ndarray, quad: np.ndarray, cell: int,
-    config: LocateConfig,
+    founds: PerAxis, strengths: PerAxis, photo_to_rect: np.ndarray, cell: int,
+    cutoffs: tuple[float, ...],
 ) -> np.ndarray | None:
     """Corners from the homography that best puts every line sample on its line.
 
     A sample of vertical line k at rect point p asks m[0].p = k m[2].p (horizontal: m[1]), for
     the unknown m taking the rect's grid units to the true ones: linear in m, so a weighted least
-    squares, re-weighted (Tukey, cut-offs ``sample_fit_cutoffs``) so that tile edges and printed
-    words beside a line drop out. Every sample counts, not only lines seen in four bands or
-    more, which is why it pulls a rough grid in faster than :func:`_quad_from_lines`.
-    None when too few samples stand out. (``quad`` is unused: the signature is
-    :func:`_quad_from_lines`', so a round takes either.)
+    squares, re-weighted (Tukey, one round per cut-off in ``cutoffs``, in cells) so that tile
+    edges and printed words beside a line drop out. Every sample counts, not only lines seen in
+    four bands or more, which is why it pulls a rough grid in faster than
+    :func:`_quad_from_lines`. None when too few samples stand out.
     """
     margin = cell
     rows, targets = [], []
@@ -969,7 +972,7 @@ def _quad_from_samples(
     a, b = np.concatenate(rows), np.concatenate(targets)
     weight = np.ones(len(b))
     solution = np.zeros(8)
-    for cutoff in config.sample_fit_cutoffs:
+    for cutoff in cutoffs:
         # Normal equations: 8 unknowns, a few hundred well-spread samples (an SVD per round
         # costs three times more and buys nothing here).
         weighted = a.T * weight
@@ -987,13 +990,11 @@ def _quad_from_samples(
 
 
 def _quad_from_lines(
-    founds: PerAxis, strengths: PerAxis, photo_to_rect: np.ndarray, quad: np.ndarray, cell: int,
-    config: LocateConfig,
+    founds: PerAxis, strengths: PerAxis, photo_to_rect: np.ndarray, cell: int, ransac_px: float,
 ) -> np.ndarray | None:
     """Corners from a straight line fitted through each line's samples (:func:`_fit_lines`) and
-    the homography fitted (RANSAC) to those lines' 256 intersections; None if either fails.
-    (``config`` is unused: the signature is :func:`_quad_from_samples`', so a round takes
-    either.)"""
+    the homography fitted (RANSAC, inliers within ``ransac_px`` photo pixels) to those lines' 256
+    intersections; None if either fails."""
     margin = cell
     xs = _fit_lines(founds[0], strengths[0], margin, cell)
     ys = _fit_lines(founds[1], strengths[1], margin, cell)
@@ -1010,7 +1011,7 @@ def _quad_from_lines(
     gi, gj = np.meshgrid(np.arange(LINES), np.arange(LINES), indexing="ij")
     grid_pts = np.column_stack([gi.ravel(), gj.ravel()]).astype(np.float64)
     photo_pts, _ = _apply(np.linalg.inv(photo_to_rect), rect_pts)
-    h, _ = cv2.findHomography(grid_pts, photo_pts, cv2.RANSAC, 0.15 * _cell_px(quad))
+    h, _ = cv2.findHomography(grid_pts, photo_pts, cv2.RANSAC, ransac_px)
     if h is None:
         return None
     return _apply(h, GRID_CORNERS)[0]
