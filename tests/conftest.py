@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from referee.boardtext import Tile
 from referee.cells import Cell
+from vision.truth import DEV_PHOTOS as PHOTOS
 
 pytestmark = pytest.mark.browser
 
 TABLET = {"width": 1280, "height": 800}
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 
 
 def post(url: str, body: dict, token: str | None = None) -> dict:

@@ -12,8 +12,8 @@ from PIL import Image
 
 from vision.errors import ImageError, VisionError
 from vision.image import load_image
+from vision.truth import DEV_PHOTOS as PHOTOS
 
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 PHOTO = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170028.jpg"
 
 

@@ -3,8 +3,6 @@ geometry, and the refusals (no board, too dark, too blurry)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -22,9 +20,8 @@ from vision.locate import (
     south_at_bottom,
 )
 from vision.render import RenderOptions, render_board_photo
+from vision.truth import DEV_PHOTOS as PHOTOS
 from vision.truth import read_truth
-
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 
 # One photo per source and board kind, including boards turned 90 and 270 degrees in the frame,
 # a dim far board, a German green board and a busy wooden deluxe board.

@@ -21,9 +21,9 @@ from vision.occupancy import (
 from vision.reading import DEFAULT_CONFIG
 from vision.rectify import RectifiedBoard, rectify
 from vision.train import average_mlps, train_mlp
+from vision.truth import DEV_PHOTOS as PHOTOS
 from vision.truth import read_truth
 
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 EMPTY_BOARD = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_165308.jpg"
 FULL_BOARDS = [
     PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg",

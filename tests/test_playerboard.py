@@ -30,8 +30,8 @@ from vision.playerboard import (  # noqa: E402
     skew_degrees,
 )
 from vision.tileface import TILE_COLOURS_BGR, render_tile_face  # noqa: E402
+from vision.truth import DEV_PHOTOS as PHOTOS
 
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 TABLES_BGR = ((40, 60, 95), (60, 90, 40), (70, 70, 75), (30, 35, 45), (95, 120, 150))
 """Dark wood, green felt, grey, near black, light oak: tables a board may lie on."""
 

@@ -17,10 +17,10 @@ from vision.image import load_image
 from vision.read import read_board
 from vision.reading import ReadConfig
 from vision.render import RenderOptions, random_position, render_board_photo
+from vision.truth import DEV_PHOTOS as PHOTOS
 from vision.truth import read_truth
 from webui.cli import main
 
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 REAL = PHOTOS / "DeclanFinerty__scrabble-vision__eval_board.jpeg"
 
 

@@ -11,9 +11,8 @@ from referee.boardtext import Tile
 from referee.cells import Cell
 from vision.eval_reading import IN_SAMPLE_NOTE, evaluate_photo, run_reading_eval
 from vision.render import RenderOptions, render_board_photo
+from vision.truth import DEV_PHOTOS as PHOTOS
 from webui.cli import main
-
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 
 
 def _render_folder(folder: Path) -> Path:

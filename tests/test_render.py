@@ -19,10 +19,9 @@ from vision.render import (
     random_position,
     render_board_photo,
 )
+from vision.truth import DEV_PHOTOS as PHOTOS
 from vision.truth import read_truth
 from vision.video import VideoError, read_y4m, write_y4m, y4m_header
-
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 
 POSITION = parse_board_text("""\
 ...............

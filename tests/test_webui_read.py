@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.truth import DEV_PHOTOS as PHOTOS
 from vision.truth import read_truth
 
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 PHOTO = PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_163920.jpg"
 SECOND = PHOTOS / "DeclanFinerty__scrabble-vision__board_001.jpeg"
 

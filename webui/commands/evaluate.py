@@ -12,15 +12,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-DEFAULT_PHOTOS = Path(__file__).resolve().parents[2].parent / "shared" / "photos"
+from vision.truth import DEV_PHOTOS
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "eval", help="score the camera against photos with truth files",
         description="Score board finding or reading against truth sidecars, one row per photo.")
-    parser.add_argument("folder", nargs="?", default=str(DEFAULT_PHOTOS), metavar="DIR",
-                        help=f"photos with <photo>.txt truth files (default {DEFAULT_PHOTOS})")
+    parser.add_argument("folder", nargs="?", default=str(DEV_PHOTOS), metavar="DIR",
+                        help=f"photos with <photo>.txt truth files (default {DEV_PHOTOS})")
     parser.add_argument("--stage", choices=("corners", "reading"), default="reading")
     parser.add_argument("--csv", metavar="OUT", help="also write the rows as CSV")
     parser.add_argument("--given-corners", action="store_true",
