@@ -42,9 +42,10 @@ from vision.classify import (
     Mlp,
     TileClassifier,
     class_label,
+    features_batch,
     ink_maps,
-    tile_features,
-    turned_features,
+    tile_features_batch,
+    turn_features,
 )
 from vision.eval_reading import tile_set_for
 from vision.image import load_image
@@ -167,14 +168,13 @@ def rotated_features(crops: list[np.ndarray], letters: list[str], rotations: lis
                      ) -> tuple[np.ndarray, list[str]]:
     """Every crop in all four rotations, labelled (letter, rotation) for each.
 
-    The turns are made the way the reader makes them (:func:`turned_features`), so training
-    and reading see the same numbers.
+    The turns are made the way the reader makes them (:func:`vision.classify.turn_features`), so
+    training and reading see the same numbers. All crops at once: features are batched.
     """
-    features, labels = [], []
-    for ink, letter, rotation in zip(ink_maps(crops), letters, rotations, strict=True):
-        features.append(turned_features(ink))
-        labels += [class_label(letter, (rotation + 90 * turns) % 360) for turns in range(4)]
-    return np.concatenate(features), labels
+    features = turn_features(features_batch(ink_maps(crops)))
+    labels = [class_label(letter, (rotation + 90 * turns) % 360)
+              for letter, rotation in zip(letters, rotations, strict=True) for turns in range(4)]
+    return features.reshape(-1, features.shape[-1]), labels
 
 
 def train_mlp(x: np.ndarray, labels: list[str], *, hidden: int = 256, epochs: int = 20,
@@ -368,7 +368,7 @@ def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: i
     """Features of rendered training tiles: single faces, then tiles cut from board renders."""
     rng = np.random.default_rng(seed)
     values = all_letter_values()
-    feats, labels = [], []
+    turned_crops, labels = [], []
     for letter in sorted(values) + [BLANK]:
         count = per_letter if letter != BLANK else per_letter // 2
         for _ in range(count):
@@ -377,10 +377,9 @@ def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: i
                 crop = render_crop("A", None, rng, cell_px, blank=True)
             else:
                 crop = render_crop(letter, int(rng.choice(values[letter])), rng, cell_px)
-            turned = np.ascontiguousarray(np.rot90(crop, k=-(rotation // 90)))
-            feats.append(tile_features(turned))
+            turned_crops.append(np.ascontiguousarray(np.rot90(crop, k=-(rotation // 90))))
             labels.append(class_label(letter, rotation))
-    x = np.stack(feats)
+    x = tile_features_batch(turned_crops)
     if boards:
         board_x, board_labels = rotated_features(*rendered_board_tiles(boards, seed, cell_px))
         x = np.concatenate([x, board_x])
@@ -464,7 +463,7 @@ def evaluate(boards: list[RealBoard], render_x: np.ndarray, render_labels: list[
                                        in zip(real_labels, mask_train, strict=True) if m]
         keep = [i for i, label in enumerate(pool_labels) if allowed[model.labels.index(label)]]
         knn = knn_predict(pool_x[keep], [pool_labels[i] for i in keep],
-                          np.stack([tile_features(crop) for crop in test_crops]))
+                          tile_features_batch(test_crops))
         confusions.update((t[0], p[0]) for p, t in zip(predicted, test_labels, strict=True)
                           if p[0] != t[0])
         n = len(test_labels)
