@@ -485,7 +485,18 @@ class TileClassifier:
         return np.array([letter in keep for letter, _ in self._parsed])
 
     def probabilities(self, crops: list[np.ndarray], letters: str | None = None) -> np.ndarray:
-        """(N, classes) probabilities of each crop's (letter, rotation), four turns voting."""
+        """(N, classes) probabilities of each crop's (letter, rotation), four turns voting,
+        weighed by the rotations of the board's tiles (:meth:`on_board`)."""
+        return self.on_board(self.tile_probabilities(crops, letters))
+
+    def tile_probabilities(self, crops: list[np.ndarray],
+                           letters: str | None = None) -> np.ndarray:
+        """(N, classes): each crop read on its own, four turns voting, before the board's say.
+
+        Apart from :meth:`probabilities` so that a reader may take another look at a doubtful
+        tile (:func:`vision.read.read_rectified` reads it again from shifted crops) before the
+        board's rotations weigh in once, over every tile.
+        """
         features = features_batch(ink_maps(crops))
         turned = turn_features(features).reshape(-1, features.shape[1])
         probs = self.vote(self.model.probabilities(turned, self.allowed(letters)))
@@ -496,8 +507,12 @@ class TileClassifier:
         if no_letter.any():
             probs[np.ix_(no_letter, self._lettered)] *= NO_LETTER_ODDS
             probs[no_letter] /= probs[no_letter].sum(axis=1, keepdims=True)
-        if len(features) >= BOARD_PRIOR_MIN_TILES:
-            probs = self.with_board_rotations(probs)
+        return probs
+
+    def on_board(self, probs: np.ndarray) -> np.ndarray:
+        """:meth:`with_board_rotations` when the board has enough tiles to tell, else ``probs``."""
+        if len(probs) >= BOARD_PRIOR_MIN_TILES:
+            return self.with_board_rotations(probs)
         return probs
 
     def with_board_rotations(self, probs: np.ndarray) -> np.ndarray:

@@ -38,6 +38,22 @@ class ReadConfig:
     47 dev photos measure 3.1 to 14.0 px (a dark, soft, empty board), while blurs that hid every
     tile of a truth photo from the occupancy model (0.4 to 0.6 of a cell, motion or
     defocus) measured 24.9 to 32.1 px.
+
+    ``second_look_below`` and ``second_look_shift``: a tile whose likeliest (letter, rotation)
+    has less than this probability is read again from its crop moved an eighth of a cell (6 of
+    48 px) to the eight positions around it, the nine readings voting
+    (:func:`vision.read.second_look`). Most letters misread on real photos were cut by the
+    crop's edge, their tile off its square. ``tileref eval`` (leave-one-source-out) took English
+    letters from 1427 to 1442 of 1450 right, all letters 1636 to 1650 of 1665, rotations 1658
+    to 1662 of 1662; occupancy is untouched. Chosen on those photos (English letters wrong of
+    1450 without the Tesseract opinion): shifts of 3, 4, 5, 6, 7, 8, 10 and 12 px left 24, 22,
+    21, 13, 15, 15, 17 and 21 (32 with none); with it, as ``tileref eval`` reads, picking the
+    shift on the other sources alone gives 6 px for each held-out source, so the figures above
+    are also the fair ones. A second look below 0.5, 0.6, 0.7, 0.8 and 0.9 left 19, 18, 15, 13
+    and 13 wrong (0.9 also righted the last rotations). Two rings of shifts (3+6, 4+8, 6+12 px)
+    or four shifts instead of eight did no better. The cost is eight more crops to read per
+    doubtful tile: 15 % of the tiles on photos of sets the models never saw, fewer with models
+    that know the set.
     """
 
     cell_px: int = 48
@@ -53,6 +69,8 @@ class ReadConfig:
     blur_ratio: float = 0.25  # a tile this much less sharp than the photo's tiles is blurred
     max_tile_blur_px: float = 10.0  # tiles' edges smeared wider than this: photo refused
     max_print_blur_px: float = 20.0  # ...and the board's, when no tile is found
+    second_look_below: float = 0.9  # tiles read less surely are read again from shifted crops
+    second_look_shift: float = 0.125  # ...moved this share of a cell (0: no second look)
 
 
 DEFAULT_CONFIG = ReadConfig()

@@ -48,13 +48,16 @@ class RectifiedBoard:
         y0 = self.margin_px + row * self.cell_px
         return x0, y0, x0 + self.cell_px, y0 + self.cell_px
 
-    def cell_image(self, col: int, row: int, pad: float = 0.0) -> np.ndarray:
-        """The pixels of one cell, grown by ``pad`` cells on every side (clipped to the image)."""
+    def cell_image(self, col: int, row: int, pad: float = 0.0,
+                   shift: tuple[int, int] = (0, 0)) -> np.ndarray:
+        """The pixels of one cell, grown by ``pad`` cells on every side and moved ``shift``
+        pixels (right, down), clipped to the image."""
         x0, y0, x1, y1 = self.cell_box(col, row)
         grow = int(round(pad * self.cell_px))
+        dx, dy = shift
         size = self.image.shape[0]
-        x0, y0 = max(0, x0 - grow), max(0, y0 - grow)
-        x1, y1 = min(size, x1 + grow), min(size, y1 + grow)
+        x0, y0 = max(0, x0 - grow + dx), max(0, y0 - grow + dy)
+        x1, y1 = min(size, x1 + grow + dx), min(size, y1 + grow + dy)
         return self.image[y0:y1, x0:x1]
 
     def to_photo(self, points: np.ndarray) -> np.ndarray:
