@@ -203,3 +203,22 @@ def test_presorted_percentiles_are_numpys_bit_for_bit():
             for expected, actual in zip(want, got, strict=True):
                 assert actual.dtype == expected.dtype
                 assert np.array_equal(actual, expected)
+
+
+def test_a_thin_i_above_the_dark_side_of_its_tile_is_a_tile() -> None:
+    # A dim render: under each face the tile's side shows as a dark band as wide as the tile and
+    # a quarter of a cell thick. Taken for "the letter", it hid the thin I (and the Q beside it):
+    # a band that long is a line however thick, up to LINE_WIDTH.
+    from referee.boardtext import Tile
+    from referee.cells import Cell
+    from vision.read import read_board
+    from vision.render import render_board_photo
+
+    tiles = {Cell(col, 7): Tile(letter, False, 0)
+             for col, letter in zip(range(5, 10), "QUILT", strict=True)}
+    tiles.update({Cell(7, row): Tile(letter, False, 0)
+                  for row, letter in zip(range(8, 11), "INK", strict=True)})
+    photo = render_board_photo(tiles, seed=3)
+    reading = read_board(photo.image, corners=photo.corners)
+    assert {r.cell for r in reading.cells} == {cell.name for cell in tiles}
+    assert {r.cell: r.letter for r in reading.cells}["H9"] == "I"

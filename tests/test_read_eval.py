@@ -9,9 +9,16 @@ import numpy as np
 
 from referee.boardtext import Tile
 from referee.cells import Cell
-from vision.eval_reading import IN_SAMPLE_NOTE, evaluate_photo, run_reading_eval
+from vision.eval_reading import (
+    ERRATA,
+    IN_SAMPLE_NOTE,
+    evaluate_photo,
+    load_errata,
+    run_reading_eval,
+)
 from vision.render import RenderOptions, render_board_photo
 from vision.truth import DEV_PHOTOS as PHOTOS
+from vision.truth import TruthCell, read_truth
 from webui.cli import main
 
 
@@ -68,3 +75,35 @@ def test_real_photo_scores_with_the_committed_model_are_marked_in_sample() -> No
     assert row.found and row.tile_set == "german"
     assert row.letters_scored > 0
     assert np.isfinite(row.ms)
+
+
+def test_every_truth_erratum_names_a_real_cell_and_what_its_truth_file_says() -> None:
+    # The errata are checked against the read-only truth files: an erratum whose truth file has
+    # since been corrected (or a mistyped cell) shows up here rather than skewing the figures.
+    errata = load_errata()
+    assert errata
+    lines = [line for line in ERRATA.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    for entry in csv.DictReader(lines):
+        truth = read_truth(PHOTOS / entry["photo"])
+        cell = Cell.parse(entry["cell"])
+        said = truth.grid[cell.row][cell.col]
+        token = "." if said.letter is None else (said.letter.lower() if said.blank else said.letter)
+        assert token == entry["truth"], (entry["photo"], entry["cell"])
+        assert entry["reason"]
+
+
+def test_corrected_truth_is_scored_beside_the_plain_truth(tmp_path) -> None:
+    path = _render_folder(tmp_path)
+    plain = evaluate_photo(path, given_corners=True, errata={})
+    assert plain.errata == 0
+    assert plain.corrected_missed_tiles == plain.occupancy_missed_tiles
+    # Say the first letter is covered (not scored) and an empty square holds a blank: the plain
+    # figures stay as they were, the corrected ones count the blank as missed.
+    errata = {path.name: {(4, 7): None, (0, 0): TruthCell("?", blank=True)}}
+    row = evaluate_photo(path, given_corners=True, errata=errata)
+    assert row.errata == 2
+    assert (row.occupancy_false_tiles, row.occupancy_missed_tiles) == (
+        plain.occupancy_false_tiles, plain.occupancy_missed_tiles)
+    assert row.corrected_missed_tiles == plain.occupancy_missed_tiles + 1
+    assert row.corrected_letters_scored == plain.letters_scored - 1

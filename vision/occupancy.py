@@ -75,12 +75,16 @@ LETTER_PAD = 0.5
 """The letter is looked for in the cell grown by this much of a cell on each side (at most the
 rectified board's margin). Measured leave-one-source-out with found corners: 0.25 -> 74 wrong
 cells, 0.3 -> 59-66, 0.5 -> 48-51; a neighbour's letter still touches the grown crop's edge."""
-LINE_WIDTH = 0.2
+LINE_WIDTH = 0.3
 """A blob longer than a letter and thinner than this (of a cell) is a line, not a letter: a tile's
 edge or the shadow it casts, which is bigger than the letter beside it and hid it. The sure
 letter's thickness, chosen before measuring: 0.15 / 0.2 / 0.25 / 0.3 measured 44 / 43 / 42 / 45
 wrong cells of 8550 (found corners, this rule alone), 0.2 / 0.3 39 / 38 with the rules below; too
-close to pick by."""
+close to pick by. Raised to 0.3 because a tile's side in a dim render (the dark band below the
+letter, as wide as the tile) measured 0.21-0.25 of a cell thick and hid a Q and an I
+(``tests/test_occupancy.py``); on the photos the shadow a tile casts on the plain square below
+is as thick (two false tiles on one board). Leave-one-source-out with found corners: 39 -> 37
+wrong cells of 8550 (13 -> 11 false tiles, 26 missed)."""
 FRAME_FILL = 0.25
 """Nor is a blob longer than a letter that fills less than this of its box: a tile's outline."""
 CENTRAL_OFFSET = 0.45
