@@ -189,7 +189,43 @@ def cell_features(board: RectifiedBoard) -> np.ndarray:
                             border], axis=1)
     pad = min(LETTER_PAD, board.margin_px / px)
     letters = _letter_features(_work_cells(board, 0.0), _work_cells(board, pad, gray=True), pad)
-    return np.concatenate([local / 100.0, letters], axis=1).astype(np.float32)
+    body = _body_likeness(board, letters)
+    return np.concatenate([local / 100.0, letters, body[:, None]], axis=1).astype(np.float32)
+
+
+BODY_PAD = 0.25
+BODY_PX = 12
+
+
+def _body_likeness(board: RectifiedBoard, letters: np.ndarray) -> np.ndarray:
+    """(225,) how much more a cell's ring (its edges and a quarter cell around, letter masked)
+    looks like this photo's sure letter tiles than like its letterless cells: the 3rd-nearest
+    of each, relative (experimental)."""
+    px, margin = board.cell_px, board.margin_px
+    extra = int(round(min(BODY_PAD, margin / px) * px))
+    region = board.image[margin - extra:margin + SIZE * px + extra,
+                         margin - extra:margin + SIZE * px + extra]
+    lab = cv2.cvtColor(region, cv2.COLOR_BGR2LAB).astype(np.float32)
+    side = px + 2 * extra
+    mask = np.ones((BODY_PX, BODY_PX), bool)
+    q = BODY_PX // 4
+    mask[q + 1:BODY_PX - q - 1, q + 1:BODY_PX - q - 1] = False
+    rings = np.array([cv2.resize(lab[r * px:r * px + side, c * px:c * px + side],
+                                 (BODY_PX, BODY_PX), interpolation=cv2.INTER_AREA)[mask].ravel()
+                      for r in range(SIZE) for c in range(SIZE)])
+    sure = _sure_letter_tiles(letters)
+    plain = letters[:, 0] == 0
+    if sure.sum() < MIN_SURE_TILES or plain.sum() < MIN_SURE_TILES:
+        return np.zeros(len(rings), np.float32)
+
+    def third_nearest(ref: np.ndarray) -> np.ndarray:
+        idx = np.flatnonzero(ref)
+        dist = np.abs(rings[:, None, :] - rings[None, idx, :]).mean(axis=2)
+        dist[np.arange(len(rings))[:, None] == idx[None, :]] = np.inf
+        return np.sort(dist, axis=1)[:, 2]
+
+    to_tile, to_plain = third_nearest(sure), third_nearest(plain)
+    return ((to_plain - to_tile) / (to_plain + to_tile + 1e-6)).astype(np.float32)
 
 
 def _gray(cells: np.ndarray) -> np.ndarray:
