@@ -13,8 +13,10 @@ from vision.classify import Mlp
 from vision.eval_reading import photo_corners
 from vision.image import load_image
 from vision.occupancy import (
+    BODY_NEIGHBOUR,
     LOCAL_FEATURES,
     OccupancyModel,
+    _kth_nearest,
     _sure_letter_tiles,
     cell_features,
 )
@@ -222,3 +224,42 @@ def test_a_thin_i_above_the_dark_side_of_its_tile_is_a_tile() -> None:
     reading = read_board(photo.image, corners=photo.corners)
     assert {r.cell for r in reading.cells} == {cell.name for cell in tiles}
     assert {r.cell: r.letter for r in reading.cells}["H9"] == "I"
+
+
+@pytest.mark.parametrize("seed", [100, 101, 102, 104, 105, 109])
+def test_a_blank_tile_looks_more_like_the_tiles_than_any_empty_square_does(seed: int) -> None:
+    # A blank has no ink, and its colour can be a square's; what tells it is its body (edges,
+    # side, shadow) looking like the photo's lettered tiles. On a rendered board with two
+    # blanks, both score above every empty cell of the board (premium squares included).
+    from referee.boardtext import Tile
+    from vision.occupancy import LETTER_PAD, _body_likeness, _letter_features, _work_cells
+    from vision.render import random_position, render_board_photo
+
+    rng = np.random.default_rng(seed)
+    tiles = random_position(rng, words=8)
+    cells = list(tiles)
+    blanks = [cells[i] for i in rng.choice(len(cells), 2, replace=False)]
+    for cell in blanks:
+        tiles[cell] = Tile(tiles[cell].letter, True, tiles[cell].rotation)
+    photo = render_board_photo(tiles, seed=seed)
+    board = rectify(photo.image, photo.corners, cell_px=DEFAULT_CONFIG.cell_px,
+                    margin_cells=DEFAULT_CONFIG.margin_cells, tile_lift=DEFAULT_CONFIG.tile_lift)
+    pad = min(LETTER_PAD, board.margin_px / board.cell_px)
+    letters = _letter_features(_work_cells(board, 0.0), _work_cells(board, pad, gray=True), pad)
+    score = _body_likeness(board, letters)
+    occupied = np.zeros(225, dtype=bool)
+    for cell in tiles:
+        occupied[cell.row * 15 + cell.col] = True
+    assert min(score[c.row * 15 + c.col] for c in blanks) > score[~occupied].max()
+
+
+def test_kth_nearest_leaves_each_row_out_of_its_own_neighbours() -> None:
+    rng = np.random.default_rng(0)
+    rows = rng.integers(0, 256, (40, 24), dtype=np.uint8)
+    rows[7] = rows[3]  # a twin: its distance 0 to row 3 counts, its distance to itself does not
+    reference = np.array([1, 3, 5, 7, 11, 13, 17, 19])
+    distance = np.abs(rows[:, None, :].astype(int) - rows[None, reference, :]).sum(axis=2)
+    distance = np.where(reference[None, :] == np.arange(40)[:, None], np.iinfo(int).max,
+                        distance)
+    expected = np.sort(distance, axis=1)[:, BODY_NEIGHBOUR - 1]
+    assert np.array_equal(_kth_nearest(rows, reference), expected)
