@@ -193,20 +193,6 @@ def test_a_tile_edge_beside_the_letter_is_not_taken_for_the_letter() -> None:
     assert letter[1] == pytest.approx(24 / 48, abs=0.05)  # the L's height, not the bar's
 
 
-def test_presorted_percentiles_are_numpys_bit_for_bit():
-    from vision.occupancy import FACE_PERCENTILE, _presorted_percentiles
-
-    rng = np.random.default_rng(5)
-    for n in (900, 784, 30, 2, 1):
-        rows = np.sort(rng.integers(0, 256, (2000, n)).astype(np.uint8), axis=1)
-        for percents in ((FACE_PERCENTILE, 2), (0, 100), (99.5, 0.1, 50)):
-            want = np.percentile(rows, list(percents), axis=1)
-            got = _presorted_percentiles(rows, percents)
-            for expected, actual in zip(want, got, strict=True):
-                assert actual.dtype == expected.dtype
-                assert np.array_equal(actual, expected)
-
-
 def test_a_thin_i_above_the_dark_side_of_its_tile_is_a_tile() -> None:
     # A dim render: under each face the tile's side shows as a dark band as wide as the tile and
     # a quarter of a cell thick. Taken for "the letter", it hid the thin I (and the Q beside it):

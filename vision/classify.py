@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import Blobs, label_maps
+from vision.bytestats import percentiles
 
 MODELS = Path(__file__).resolve().parent / "models"
 CROP_PAD = 0.06
@@ -259,29 +260,44 @@ def ink_maps(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
     """
     if len(crops) == 0:
         return np.zeros((0, WORK_PX, WORK_PX), np.float32)
-    return ink_of_gray(gray_stack(crops))[0]
+    return ink_of_gray(_gray_levels(crops))[0]
 
 
 def gray_stack(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
     """(N, WORK_PX, WORK_PX) float32 grey crops; one colour conversion when sizes agree."""
+    return _gray_levels(crops).astype(np.float32)
+
+
+def _gray_levels(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
+    """:func:`gray_stack` in the crops' own type (bytes for photos' crops).
+
+    Crops of one size are converted and resampled in one call each, stacked in a column: the
+    crop's side maps onto WORK_PX rows at the same fractions in every crop of the column, so
+    each comes out as resampled alone (225 resize calls took a millisecond a board).
+    """
     shapes = {crop.shape for crop in crops}
-    grays: np.ndarray | list[np.ndarray]
     if len(shapes) == 1 and len(next(iter(shapes))) == 3:
         h, w = next(iter(shapes))[:2]
         column = cv2.cvtColor(np.concatenate(list(crops), axis=0), cv2.COLOR_BGR2GRAY)
-        grays = column.reshape(len(crops), h, w)
-    else:
-        grays = [crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-                 for crop in crops]
+        if (h, w) != (WORK_PX, WORK_PX):
+            column = cv2.resize(column, (WORK_PX, len(crops) * WORK_PX),
+                                interpolation=cv2.INTER_AREA)
+        return column.reshape(len(crops), WORK_PX, WORK_PX)
+    grays = [crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+             for crop in crops]
     return np.asarray([gray if gray.shape[:2] == (WORK_PX, WORK_PX) else
                        cv2.resize(gray, (WORK_PX, WORK_PX), interpolation=cv2.INTER_AREA)
-                       for gray in grays], dtype=np.float32)
+                       for gray in grays])
 
 
 def ink_of_gray(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ink maps of a grey stack, with each crop's face and dark levels (grey values)."""
     core = stack[:, CORE_MARGIN:WORK_PX - CORE_MARGIN, CORE_MARGIN:WORK_PX - CORE_MARGIN]
-    face, dark = np.percentile(core.reshape(len(stack), -1), [FACE_PERCENTILE, 2], axis=1)
+    rows = core.reshape(len(stack), -1)
+    if stack.dtype == np.uint8:  # counted, not selected: np.percentile's values, faster
+        face, dark = percentiles(rows, (FACE_PERCENTILE, 2))
+    else:
+        face, dark = np.percentile(rows, [FACE_PERCENTILE, 2], axis=1)
     ink = (face[:, None, None] - stack) / np.maximum(face - dark, 24.0)[:, None, None]
     return np.clip(ink, 0.0, 1.0).astype(np.float32), face, dark
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from referee.cells import Cell
 from referee.tiles import load_tile_set
+from vision.bytestats import ranked
 from vision.classify import BLANK, CROP_PAD, TileClassifier
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
@@ -54,19 +55,18 @@ def _light_warnings(board: RectifiedBoard, config: ReadConfig) -> dict[tuple[int
     weakest = cv2.min(cv2.min(blue, green), red)
     strongest = per_cell(cv2.max(cv2.max(blue, green), red))
     blown = (per_cell(weakest) >= config.glare_level).mean(axis=2)
-    # Medians of presorted bytes (a radix sort): np.median's selection took twice as long.
-    ordered = np.sort(strongest, axis=2, kind="stable")
-    middle = ordered.shape[2]
-    median = ordered[..., (middle - 1) // 2:middle // 2 + 1].mean(axis=2)
+    # Medians counted from each cell's histogram of bytes (the mean of the middle two): the same
+    # values as sorting, in half the time.
+    middle = strongest.shape[2]
+    low, high = ranked(strongest.reshape(SIZE * SIZE, -1), ((middle - 1) // 2, middle // 2))
+    median = ((low.astype(np.float64) + high) / 2).reshape(SIZE, SIZE)
     board_median = float(np.median(median))
+    glared = blown >= config.glare_fraction
+    shadowed = ~glared & (median < board_median * (1 - config.shadow_ratio))
     warnings: dict[tuple[int, int], list[str]] = {}
-    for row in range(SIZE):
-        for col in range(SIZE):
-            name = Cell(col, row).name
-            if blown[row, col] >= config.glare_fraction:
-                warnings.setdefault((col, row), []).append(f"glare over {name}")
-            elif median[row, col] < board_median * (1 - config.shadow_ratio):
-                warnings.setdefault((col, row), []).append(f"shadow over {name}")
+    for row, col in zip(*np.nonzero(glared | shadowed), strict=True):
+        what = "glare" if glared[row, col] else "shadow"
+        warnings[(int(col), int(row))] = [f"{what} over {Cell(int(col), int(row)).name}"]
     return warnings
 
 
