@@ -193,6 +193,42 @@ def test_settled_refinement_reports_the_support_a_fresh_look_would() -> None:
     assert hits.mean() > 0.5
 
 
+def test_quick_look_shares_its_measurements_without_changing_the_answer() -> None:
+    """A hypothesis' quick look (one round) and its full refinement start from the same corners;
+    the refinement reuses the look's measured line profiles, and must end exactly where a
+    refinement from scratch does."""
+    from vision.locate import _refine, _settle
+
+    photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
+                               options=RenderOptions.clean(tilt=30, clutter=3))
+    gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    truth = _expected(photo.corners, photo.orientation)
+    start = cv2.perspectiveTransform((GRID_CORNERS + [[0.3, -0.2], [-0.2, 0.25], [0.2, 0.3],
+                                                      [-0.3, -0.2]]).reshape(-1, 1, 2),
+                                     grid_homography(truth)).reshape(4, 2)
+    memo: dict = {}
+    _refine(gray, start, CONFIG, rounds=1, memo=memo)
+    assert len(memo) == 2  # the start, and the corners its round moved to
+    shared = _settle(gray, start, CONFIG, memo=memo)
+    fresh = _settle(gray, start, CONFIG)
+    assert np.array_equal(shared[0], fresh[0]) and shared[1] == fresh[1]
+
+
+def test_line_profiles_in_integers_equal_float_ones() -> None:
+    """The profiles are summed from 16-bit gradients (fast); the float gradients they replaced
+    give the very same numbers, since every value and sum is a small integer."""
+    from vision.locate import _line_profiles
+
+    rect = render_board_photo(POSITION, seed=3, width=408, height=408).image[:, :, 1].copy()
+    cell, inset = 24, 4
+    for axis in (0, 1):
+        grad = np.abs(cv2.Sobel(rect, cv2.CV_32F, 1 - axis, axis, ksize=3))
+        grad = grad.T if axis == 1 else grad
+        bands = grad[cell: cell * 16].reshape(15, cell, -1)[:, inset:cell - inset].sum(axis=1)
+        raw, _ = _line_profiles(rect, axis, cell, cell, CONFIG)
+        assert raw.dtype == np.float32 and np.array_equal(raw, bands)
+
+
 def test_grid_on_wood_grain_is_refused_rather_than_guessed() -> None:
     """Steep, square to the camera, strong wood grain: the grain out-weighs one family of grid
     lines and no grid is found in this render. The finder must say so, not return a grid that

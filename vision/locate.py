@@ -37,6 +37,7 @@ nearest the bottom of the image (the premium layout is symmetric, so pixels cann
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from collections.abc import Iterator
@@ -51,6 +52,9 @@ from vision.rectify import SIZE, grid_homography
 LINES = SIZE + 1
 GRID_CORNERS = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], float)
 PerAxis = tuple[np.ndarray, np.ndarray]  # one array for the vertical lines, one for horizontal
+# Line profiles measured on one photo (photo -> rect map, both axes' raw and smoothed), by the
+# corners they were measured at (as bytes): see _measure.
+Measured = dict[bytes, tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]]
 
 
 @dataclass(frozen=True)
@@ -722,15 +726,6 @@ def south_at_bottom(corners: np.ndarray) -> np.ndarray:
 # Refinement against the grid lines
 
 
-def _line_profile(strip: np.ndarray, axis: int) -> np.ndarray:
-    """Sum of absolute gradient across the lines of a strip, as a 1-D profile along ``axis``."""
-    if axis == 0:
-        grad = np.abs(cv2.Sobel(strip, cv2.CV_32F, 1, 0, ksize=3))
-        return grad.sum(axis=0)
-    grad = np.abs(cv2.Sobel(strip, cv2.CV_32F, 0, 1, ksize=3))
-    return grad.sum(axis=1)
-
-
 def _cellness(gray: np.ndarray, quad: np.ndarray, extra: int, cell: int) -> np.ndarray:
     """How much each cell of an extended (15 + 2*extra)^2 grid looks like a square of the board.
 
@@ -746,17 +741,23 @@ def _cellness(gray: np.ndarray, quad: np.ndarray, extra: int, cell: int) -> np.n
     )
     photo_to_rect = grid_to_rect @ np.linalg.inv(grid_to_photo)
     rect = cv2.warpPerspective(gray, photo_to_rect, (size, size), flags=cv2.INTER_AREA)
-    rect = cv2.GaussianBlur(rect, (3, 3), 0).astype(np.float32)
-    gy = np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3))
-    gx = np.abs(cv2.Sobel(rect, cv2.CV_32F, 1, 0, ksize=3))
-    reach = max(3, cell // 6) | 1
-    gy = cv2.dilate(gy, np.ones((reach, 1), np.uint8))
-    gx = cv2.dilate(gx, np.ones((1, reach), np.uint8))
+    rect = cv2.GaussianBlur(rect, (3, 3), 0)
+    # Gradients in 16-bit integers: of an 8-bit image they are exact there, as in float, at a
+    # fraction of the cost; every sum below stays an exact integer in float32. The gradient
+    # across the columns is taken on the transposed image (the same numbers: Sobel's kernel
+    # and border are symmetric), so that both are read along contiguous rows.
+    gy = cv2.Sobel(rect, cv2.CV_16S, 0, 1, ksize=3)
+    gx_t = cv2.Sobel(cv2.transpose(rect), cv2.CV_16S, 0, 1, ksize=3)
+    half = (max(3, cell // 6) | 1) // 2
+    reach = np.arange(-half, half + 1)
     inset = max(1, cell // 5)
 
     def along_rows(grad: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        # mean of grad along row y over each cell's inner x range -> (len(ys), n)
-        rows = grad[np.clip(ys, 0, size - 1)]
+        # |grad| along row y, spread over the rows ``reach`` away (a dilation, so a line a pixel
+        # off still counts, worked out only at the rows used), then its mean over each cell's
+        # inner x range -> (len(ys), n)
+        near = np.clip(np.clip(ys, 0, size - 1)[:, None] + reach, 0, size - 1)
+        rows = np.abs(grad[near]).max(axis=1).astype(np.float32)
         inner = rows.reshape(len(ys), n, cell)[:, :, inset:cell - inset]
         return inner.mean(axis=2)
 
@@ -764,8 +765,8 @@ def _cellness(gray: np.ndarray, quad: np.ndarray, extra: int, cell: int) -> np.n
     mids = np.arange(n) * cell + cell // 2
     h_edge = along_rows(gy, lines)  # (n+1, n): horizontal line j, column c
     h_mid = along_rows(gy, mids)  # (n, n)
-    v_edge = along_rows(gx.T, lines)  # (n+1, n): vertical line i, row r
-    v_mid = along_rows(gx.T, mids)
+    v_edge = along_rows(gx_t, lines)  # (n+1, n): vertical line i, row r
+    v_mid = along_rows(gx_t, mids)
     middle = (h_mid + v_mid.T) / 2
     sides = (h_edge[:-1], h_edge[1:], v_edge[:-1].T, v_edge[1:].T)
     eps = max(2.0, 0.1 * float(np.median(h_edge)))
@@ -870,13 +871,35 @@ def line_support(gray: np.ndarray, quad: np.ndarray, config: LocateConfig = CONF
     return float(_line_hits(gray, quad, config).mean())
 
 
-def _line_hits(gray: np.ndarray, quad: np.ndarray, config: LocateConfig) -> np.ndarray:
+def _line_hits(
+    gray: np.ndarray, quad: np.ndarray, config: LocateConfig, memo: Measured | None = None
+) -> np.ndarray:
     """Per axis (vertical lines, horizontal lines) and line, the share of its 15 samples that
     support it (see :func:`line_support`): a 2 x 16 array."""
     cell = config.refine_cell_px
-    rect, _ = _rectify_gray(gray, quad, cell, cell)
-    return _hits_from_profiles([_line_profiles(rect, axis, cell, cell, config)
-                                for axis in (0, 1)], cell, config)
+    return _hits_from_profiles(_measure(gray, quad, config, memo)[1], cell, config)
+
+
+def _measure(
+    gray: np.ndarray, quad: np.ndarray, config: LocateConfig, memo: Measured | None = None
+) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
+    """The photo -> rect map and both axes' :func:`_line_profiles` of ``gray`` rectified at
+    ``refine_cell_px`` a cell (one cell of margin) with the corners ``quad``.
+
+    ``memo`` keeps them by the exact corners: a hypothesis' quick look (:func:`_hopeless`) and
+    its full refinement start from the same corners, so without it the first two warps of the
+    refinement would repeat that look's, bit for bit.
+    """
+    key = np.ascontiguousarray(quad, dtype=np.float64).tobytes()
+    if memo is not None and key in memo:
+        return memo[key]
+    cell = config.refine_cell_px
+    rect, photo_to_rect = _rectify_gray(gray, quad, cell, cell)
+    measured = (photo_to_rect, [_line_profiles(rect, axis, cell, cell, config)
+                                for axis in (0, 1)])
+    if memo is not None:
+        memo[key] = measured
+    return measured
 
 
 def _hits_from_profiles(
@@ -969,17 +992,18 @@ def refine_corners(
 
 
 def _refine(
-    gray: np.ndarray, corners: np.ndarray, config: LocateConfig, rounds: int | None = None
+    gray: np.ndarray, corners: np.ndarray, config: LocateConfig, rounds: int | None = None,
+    memo: Measured | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`refine_corners`, with the per-line support (:func:`_line_hits`) of the result."""
+    """:func:`refine_corners`, with the per-line support (:func:`_line_hits`) of the result
+    (``memo``: see :func:`_measure`)."""
     cell = config.refine_cell_px
     margin = cell  # one cell around the grid, so lines can be found a little outside
     quad = np.asarray(corners, dtype=np.float64)
     search = config.refine_search_cells
     for _round in range(config.refine_rounds if rounds is None else rounds):
-        rect, photo_to_rect = _rectify_gray(gray, quad, cell, margin)
+        photo_to_rect, profiles = _measure(gray, quad, config, memo)
         radius = int(round(search * cell))
-        profiles = [_line_profiles(rect, axis, margin, cell, config) for axis in (0, 1)]
         found_x, strength_x = _line_peaks(*profiles[0], margin, cell, radius)
         found_y, strength_y = _line_peaks(*profiles[1], margin, cell, radius)
         founds, strengths = (found_x, found_y), (strength_x, strength_y)
@@ -998,7 +1022,7 @@ def _refine(
             # Settled: the lines sit within ``settled_cells`` of where this round measured
             # them, so its profiles tell the support as well as a fresh warp would.
             return quad, _hits_from_profiles(profiles, cell, config)
-    return quad, _line_hits(gray, quad, config)
+    return quad, _line_hits(gray, quad, config, memo)
 
 
 def _converge(gray: np.ndarray, quad: np.ndarray, config: LocateConfig) -> np.ndarray:
@@ -1126,21 +1150,41 @@ def _line_profiles(
     """Per band (15 x ``bands_per_cell``), the absolute gradient across the lines summed along
     the band: raw, and smoothed so a printed line's two edges make one peak (bands x rect size
     each). Each cell's band leaves out the rows next to the crossing lines."""
-    grad = np.abs(cv2.Sobel(rect, cv2.CV_32F, 1 - axis, axis, ksize=3))
-    if axis == 1:
-        grad = grad.T  # now lines run along rows' columns in both cases: profile along x
+    # In 16-bit integers: the gradient of an 8-bit image is exact there, and so are the sums
+    # below in float32 (integers far below 2**24), at a fraction of the cost of float.
+    # Horizontal lines: the transposed image's vertical ones (the same gradients: Sobel's
+    # kernel and border are symmetric), so both axes sum contiguous rows, which is 20x faster
+    # than summing the columns of a transposed view.
+    source = rect if axis == 0 else cv2.transpose(rect)
+    grad = np.abs(cv2.Sobel(source, cv2.CV_16S, 1, 0, ksize=3))
     size = grad.shape[1]
     inset = cell // 6
-    # Sum over each band's inner rows: (15 * bands_per_cell, size)
-    band_rows = grad[margin: margin + SIZE * cell].reshape(SIZE, cell, size)
+    # Sum over each band's inner rows: (15 * bands_per_cell, size), on views (nothing copied)
     rows = (cell - 2 * inset) // bands_per_cell
-    inner = band_rows[:, inset: inset + rows * bands_per_cell, :]
-    raw = inner.reshape(SIZE * bands_per_cell, rows, size).sum(axis=1)
+    inner = grad[margin: margin + SIZE * cell].reshape(SIZE, cell, size)[
+        :, inset: inset + rows * bands_per_cell].reshape(SIZE, bands_per_cell, rows, size)
+    raw = inner.sum(axis=2, dtype=np.float32).reshape(SIZE * bands_per_cell, size)
     # A printed line has two edges: smooth across it so they merge into one peak at its centre
     # (otherwise each band picks either edge, and a 2-pixel line jitters the fit by a pixel).
     # The strength is still judged on the raw profile, where a thin line stands out most.
     sigma = max(1.0, config.line_smooth_cells * cell)
     return raw, cv2.GaussianBlur(raw, (int(6 * sigma) | 1, 1), sigma)
+
+
+@functools.lru_cache(maxsize=64)
+def _window_layout(bands: int, size: int, margin: int, cell: int, radius: int) -> tuple:
+    """What :func:`_line_peaks` indexes with, for one shape of profile and window (the same
+    few shapes recur hundreds of times a photo): the profile columns of each line's window
+    (16 x W), each window's first element in the flattened (bands * 16, W) windows, and each
+    window's line centre minus ``radius`` (so that centre + offset is that plus the column).
+    Read-only: the cache hands out the same arrays."""
+    centres = margin + np.arange(LINES) * cell
+    index = np.clip(centres[:, None] + np.arange(-radius, radius + 1)[None, :], 0, size - 1)
+    starts = np.arange(bands * LINES) * (2 * radius + 1)
+    first = np.tile(centres, bands) - radius
+    for array in (index, starts, first):
+        array.flags.writeable = False
+    return index, starts, first
 
 
 def _line_peaks(
@@ -1153,33 +1197,31 @@ def _line_peaks(
     expected place; the strength is the raw peak over the median of that window (how much it
     stands out).
     """
-    size = raw.shape[1]
-    centres = margin + np.arange(LINES) * cell
-    offsets = np.arange(-radius, radius + 1)
-    width = len(offsets)
-    index = np.clip(centres[:, None] + offsets[None, :], 0, size - 1)  # (16, W)
+    bands, size = raw.shape
+    index, starts, first = _window_layout(bands, size, margin, cell, radius)
+    width = 2 * radius + 1
     windows = profiles[:, index].reshape(-1, width)  # (15 * 16, W)
     raw_windows = raw[:, index].reshape(-1, width)
     j = np.argmax(windows, axis=1)
-    jc = np.clip(j, 1, width - 2)
+    jc = np.minimum(np.maximum(j, 1), width - 2)
     # Flat indices into the windows (one gather each, not take_along_axis).
-    flat = np.arange(len(j)) * width + jc
+    flat = starts + jc
     values = windows.ravel()
     a, b, c = values[flat - 1], values[flat], values[flat + 1]
     denom = a - 2 * b + c
     delta = np.where(denom < 0, 0.5 * (a - c) / np.where(denom < 0, denom, -1), 0.0)
     interior = (j > 0) & (j < width - 1)
-    bands = raw.shape[0]
-    line_centres = np.tile(centres, bands)
-    positions = np.where(interior, line_centres + offsets[jc] + delta, np.nan)
-    near = np.clip(jc[:, None] + np.arange(-2, 3), 0, width - 1) + (flat - jc)[:, None]
-    peak = raw_windows.ravel()[near].max(axis=1)
+    positions = np.where(interior, first + jc + delta, np.nan)
+    # The raw peak: the largest raw value within two columns of the smoothed one (inside the
+    # window), from five gathers rather than a (bands * 16, 5) index array.
+    raw_flat = raw_windows.ravel()
+    peak = np.maximum(np.maximum(raw_flat[flat - 1], raw_flat[flat]), raw_flat[flat + 1])
+    peak = np.maximum(peak, raw_flat[starts + np.maximum(jc - 2, 0)])
+    peak = np.maximum(peak, raw_flat[starts + np.minimum(jc + 2, width - 1)])
     # The window's median: its middle value (W is odd), without sorting it all.
     middle = np.partition(raw_windows, width // 2, axis=1)[:, width // 2]
     strengths = np.where(interior, peak / (middle + 1e-6), 0.0)
-    positions = positions.reshape(bands, LINES)
-    strengths = strengths.reshape(bands, LINES)
-    return positions.T, strengths.T
+    return positions.reshape(bands, LINES).T, strengths.reshape(bands, LINES).T
 
 
 def _cell_px(quad: np.ndarray) -> float:
@@ -1351,9 +1393,11 @@ def _search(
                 continue
             if not settled:
                 gray_refine, shrink = _refine_copy(gray_full, rough, config)
-            if best is not None and _hopeless(gray_refine, rough * shrink, best[3], config):
+            memo: Measured = {}
+            if best is not None and _hopeless(gray_refine, rough * shrink, best[3], config,
+                                              memo):
                 continue
-            refined, confidence, info = _settle(gray_refine, rough * shrink, config)
+            refined, confidence, info = _settle(gray_refine, rough * shrink, config, memo=memo)
             refined = refined / shrink
             settled += [rough, refined]
             info["rough"] = rough
@@ -1376,11 +1420,14 @@ def _search(
     return best, details, gray_refine, shrink
 
 
-def _hopeless(gray: np.ndarray, rough: np.ndarray, best: dict, config: LocateConfig) -> bool:
+def _hopeless(
+    gray: np.ndarray, rough: np.ndarray, best: dict, config: LocateConfig, memo: Measured
+) -> bool:
     """Whether a further hypothesis can be dropped after one refinement round: its line
-    support is far below the best one's (a full settle costs several times more)."""
-    _, support = refine_corners(gray, rough, config, rounds=1)
-    return support < best["support"] - config.hopeless_support_gap
+    support is far below the best one's (a full settle costs several times more, less the
+    measurements kept in ``memo``)."""
+    _, hits = _refine(gray, rough, config, rounds=1, memo=memo)
+    return float(hits.mean()) < best["support"] - config.hopeless_support_gap
 
 
 def _refine_copy(
@@ -1415,13 +1462,15 @@ def grow_corners(quad: np.ndarray, cells: float) -> np.ndarray:
 
 
 def _settle(
-    gray_full: np.ndarray, rough: np.ndarray, config: LocateConfig, check_period: bool = True
+    gray_full: np.ndarray, rough: np.ndarray, config: LocateConfig, check_period: bool = True,
+    memo: Measured | None = None,
 ) -> tuple[np.ndarray, float, dict]:
     """Refine a rough quad onto the lines, slide it by whole cells if the squares say so, and
     rate it: confidence = share of grid lines seen x how much the 225 squares look like squares.
     A grid on every other line is also tried at twice the cell size (see :func:`_doubled`).
+    ``memo``: line profiles already measured from ``rough`` (see :func:`_measure`).
     """
-    refined, hits = _refine(gray_full, rough, config)
+    refined, hits = _refine(gray_full, rough, config, memo=memo)
     moved = fix_grid_shift(gray_full, refined, config)
     if moved.shift != (0, 0):
         refined, hits = _refine(gray_full, moved.corners, config)
