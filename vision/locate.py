@@ -982,21 +982,12 @@ def symmetry_shift(
     return (move[0], move[1]), (gains[0], gains[1])
 
 
-def refine_corners(
-    gray: np.ndarray, corners: np.ndarray, config: LocateConfig = CONFIG,
-    rounds: int | None = None,
-) -> tuple[np.ndarray, float]:
-    """Pull corners onto the grid lines of ``gray``; returns (corners, :func:`line_support`)."""
-    quad, hits = _refine(gray, corners, config, rounds)
-    return quad, float(hits.mean())
-
-
 def _refine(
     gray: np.ndarray, corners: np.ndarray, config: LocateConfig, rounds: int | None = None,
     memo: Measured | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`refine_corners`, with the per-line support (:func:`_line_hits`) of the result
-    (``memo``: see :func:`_measure`)."""
+    """Pull corners onto the grid lines of ``gray``: the corners, and the per-line support
+    (:func:`_line_hits`) at them (``memo``: see :func:`_measure`)."""
     cell = config.refine_cell_px
     margin = cell  # one cell around the grid, so lines can be found a little outside
     quad = np.asarray(corners, dtype=np.float64)

@@ -114,12 +114,10 @@ def blur_px(board: RectifiedBoard, cells: list[tuple[int, int]], step: int = 1) 
     across_y = gather(cv2.Scharr(grey, cv2.CV_32F, 0, 1)) / 32
     steepest = _least_steep(across_x, across_y)
     values = gather(grey)
-    low, high = len(values) // 100, len(values) * 99 // 100
     # Order statistics of bytes from their histogram: the same values as a partition, a
     # fraction of the time.
-    cumulative = np.cumsum(np.bincount(values, minlength=256))
-    dark, bright = np.searchsorted(cumulative, (low, high), side="right")
-    return (int(bright) - int(dark)) / max(steepest, 1e-3)
+    dark, bright = ranked(values[None], (len(values) // 100, len(values) * 99 // 100))
+    return (int(bright[0]) - int(dark[0])) / max(steepest, 1e-3)
 
 
 def _least_steep(across_x: np.ndarray, across_y: np.ndarray) -> float:
