@@ -10,8 +10,8 @@ import numpy as np
 from referee.boardtext import Tile
 from referee.cells import Cell
 from vision.eval_reading import (
-    ERRATA,
     IN_SAMPLE_NOTE,
+    errata_entries,
     evaluate_photo,
     load_errata,
     run_reading_eval,
@@ -82,9 +82,9 @@ def test_every_truth_erratum_names_a_real_cell_and_what_its_truth_file_says() ->
     # since been corrected (or a mistyped cell) shows up here rather than skewing the figures.
     errata = load_errata()
     assert errata
-    lines = [line for line in ERRATA.read_text(encoding="utf-8").splitlines()
-             if line.strip() and not line.startswith("#")]
-    for entry in csv.DictReader(lines):
+    entries = errata_entries()
+    assert sum(len(cells) for cells in errata.values()) == len(entries)
+    for entry in entries:
         truth = read_truth(PHOTOS / entry["photo"])
         cell = Cell.parse(entry["cell"])
         said = truth.grid[cell.row][cell.col]

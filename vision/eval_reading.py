@@ -44,14 +44,20 @@ Errata = dict[str, dict[tuple[int, int], TruthCell | None]]
 """Photo name -> (col, row) in the truth grid -> the corrected cell, None for a cell not scored."""
 
 
-def load_errata(path: Path = ERRATA) -> Errata:
-    """The corrections of :data:`ERRATA` (none where the file is absent: an installed package)."""
+def errata_entries(path: Path = ERRATA) -> list[dict[str, str]]:
+    """The rows of :data:`ERRATA` as written (photo, cell, truth, seen, reason), comments left
+    out; none where the file is absent (an installed package)."""
     if not path.exists():
-        return {}
+        return []
     lines = [line for line in path.read_text(encoding="utf-8").splitlines()
              if line.strip() and not line.startswith("#")]
+    return list(csv.DictReader(lines))
+
+
+def load_errata(path: Path = ERRATA) -> Errata:
+    """The corrections of :data:`ERRATA`, by photo and cell."""
     errata: Errata = {}
-    for entry in csv.DictReader(lines):
+    for entry in errata_entries(path):
         cell = Cell.parse(entry["cell"])
         seen = entry["seen"]
         if seen == "unseen":
@@ -315,5 +321,5 @@ def run_reading_eval(folder: Path, csv_path: Path | None = None, *,
     return 0
 
 
-__all__ = ["ERRATA", "ReadingRow", "evaluate_photo", "evaluate_reading", "load_errata",
-           "print_table", "run_reading_eval", "write_csv"]
+__all__ = ["ERRATA", "ReadingRow", "errata_entries", "evaluate_photo", "evaluate_reading",
+           "load_errata", "print_table", "run_reading_eval", "write_csv"]
