@@ -14,7 +14,10 @@ from vision.tileface import available_fonts, render_tile_face
 ENGLISH = load_tile_set("english")
 CELL_PX, MARGIN_PX, FACE_PX = 48, 24, 46
 SQUARE_BGR = (150, 170, 160)
-NO_SECOND_LOOK = ReadConfig(second_look_shift=0.0)
+SQUARES = ReadConfig(recentre_beyond=1.0)
+"""Crops around the squares, never following the letter (vision.read.follow_letters), so the
+second look alone is measured."""
+NO_SECOND_LOOK = ReadConfig(second_look_shift=0.0, recentre_beyond=1.0)
 
 
 def _board(faces: dict[tuple[int, int], np.ndarray],
@@ -86,14 +89,15 @@ def test_a_pushed_aside_tile_is_read_in_its_word_on_a_board() -> None:
     """``read_rectified`` end to end (occupancy, second look, the board's rotations): BOXED with
     its B pushed 15 px left of its square, in every installed font. Without the second look
     the cut B is read as E or P in most fonts; with it, the word comes back, and the tiles on
-    their squares are read as before."""
+    their squares are read as before. Crops stay on the squares (a crop following the letter
+    reads the B whole without a second look)."""
     classifier = TileClassifier.load()
     word, fonts = "BOXED", range(len(available_fonts()))
     right = {"with": 0, "without": 0}
     for font in fonts:
         board = _board({(5 + i, 7): _face(letter, font) for i, letter in enumerate(word)},
                        {(5, 7): (-15, 0)})
-        for name, config in (("with", ReadConfig()), ("without", NO_SECOND_LOOK)):
+        for name, config in (("with", SQUARES), ("without", NO_SECOND_LOOK)):
             reading = read_rectified(board, np.zeros((4, 2)), classifier=classifier,
                                      config=config)
             letters = "".join(r.letter for r in reading.cells)

@@ -24,6 +24,7 @@ from vision.image import load_image
 from vision.occupancy import OccupancyModel
 from vision.reading import DEFAULT_CONFIG, BoardReading, CellReading, ReadConfig
 from vision.rectify import SIZE, RectifiedBoard, check_corners, rectify
+from vision.tilecentre import letter_offsets
 
 SOUTH_OPTIONS = ("bottom", "auto")
 
@@ -173,8 +174,46 @@ def _sharpness(crops: list[np.ndarray]) -> list[float]:
     return [float(v) for v in laplacian[:, 1:-1].reshape(len(crops), -1).var(axis=1)]
 
 
+Shift = tuple[int, int]
+"""Rectified pixels (right, down) a tile's crop is moved from its square."""
+
+
+def follow_letters(board: RectifiedBoard, cells: list[tuple[int, int]], crops: list[np.ndarray],
+                   probs: np.ndarray, classifier: TileClassifier, letters: str,
+                   config: ReadConfig) -> tuple[list[np.ndarray], np.ndarray, list[Shift]]:
+    """The tiles' crops, readings and crop shifts (pixels right, down) after following letters.
+
+    A tile pushed off its square, or a grid found a little off, puts the letter near the edge of
+    the square's crop, which cuts it (a K without its stem reads N). Where the letter's centre
+    (:func:`vision.tilecentre.letter_offsets`) lies more than ``config.recentre_beyond`` of a
+    cell from the cell's centre on either axis (on its square a letter lies only about 0.05 cell
+    off), the tile is read again from a crop cut around the letter, and the surer of the two
+    readings is kept: the blob taken for the letter can be the dark side of a tilted tile or the
+    edge of a coloured square, and a crop around that reads the tile less surely than its square.
+    ``crops`` and ``probs`` are the squares' (rows of :meth:`TileClassifier.tile_probabilities`).
+    """
+    shifts: list[Shift] = [(0, 0)] * len(cells)
+    if config.recentre_beyond >= 1 or not cells:
+        return crops, probs, shifts
+    offsets = letter_offsets(board, cells)
+    far = np.flatnonzero(np.abs(offsets).max(axis=1) > config.recentre_beyond)
+    if len(far) == 0:
+        return crops, probs, shifts
+    moved = np.rint(offsets[far] * board.cell_px).astype(int)
+    followed = [board.cell_image(*cells[i], pad=CROP_PAD, shift=(int(dx), int(dy)))
+                for i, (dx, dy) in zip(far, moved, strict=True)]
+    looks = classifier.tile_probabilities(followed, letters)
+    surer = looks.max(axis=1) > probs[far].max(axis=1)
+    crops, probs = list(crops), probs.copy()
+    for k in np.flatnonzero(surer):
+        i = int(far[k])
+        crops[i], probs[i], shifts[i] = followed[k], looks[k], (int(moved[k, 0]), int(moved[k, 1]))
+    return crops, probs, shifts
+
+
 def second_look(board: RectifiedBoard, cells: list[tuple[int, int]], probs: np.ndarray,
-                classifier: TileClassifier, letters: str, config: ReadConfig) -> np.ndarray:
+                classifier: TileClassifier, letters: str, config: ReadConfig,
+                centres: list[Shift] | None = None) -> np.ndarray:
     """``probs`` with each doubtful tile read again from crops shifted around its cell.
 
     A tile that lies off its square, or a grid found a little off, cuts the letter at the
@@ -183,14 +222,18 @@ def second_look(board: RectifiedBoard, cells: list[tuple[int, int]], probs: np.n
     ``config.second_look_shift`` of a cell to each of the eight neighbouring positions, and the
     nine readings vote as the four turns of one crop do (log-probabilities averaged). Rows are
     :meth:`TileClassifier.tile_probabilities`, before the board's rotations weigh in.
+    ``centres`` are the first reading's crop shifts (:func:`follow_letters`), which the eight
+    shifts move from; none: the squares.
     """
     step = int(round(config.second_look_shift * board.cell_px))
     doubtful = np.flatnonzero(probs.max(axis=1) < config.second_look_below)
     if step <= 0 or len(doubtful) == 0:
         return probs
     shifts = [(dx, dy) for dy in (-step, 0, step) for dx in (-step, 0, step) if dx or dy]
-    crops = [board.cell_image(*cells[i], pad=CROP_PAD, shift=shift)
-             for i in doubtful for shift in shifts]
+    centres = centres or [(0, 0)] * len(cells)
+    crops = [board.cell_image(*cells[i], pad=CROP_PAD,
+                              shift=(centres[i][0] + dx, centres[i][1] + dy))
+             for i in doubtful for dx, dy in shifts]
     looks = classifier.tile_probabilities(crops, letters).reshape(len(doubtful), len(shifts), -1)
     looks = np.concatenate([probs[doubtful, None], looks], axis=1)
     logp = np.log(looks + 1e-6).mean(axis=1)
@@ -219,7 +262,9 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     _refuse_if_blurred(board, occupied, config)
     crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in occupied]
     probs = classifier.tile_probabilities(crops, letters)
-    probs = second_look(board, occupied, probs, classifier, letters, config)
+    crops, probs, centres = follow_letters(board, occupied, crops, probs, classifier, letters,
+                                           config)
+    probs = second_look(board, occupied, probs, classifier, letters, config, centres)
     guesses = classifier.guesses(classifier.on_board(probs))
     if config.ocr_second_opinion:
         from vision.ocr import ocr_available, second_opinion
@@ -310,5 +355,5 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
     return reading
 
 
-__all__ = ["SOUTH_OPTIONS", "blur_px", "read_board", "read_rectified", "second_look",
-           "upright_turns"]
+__all__ = ["SOUTH_OPTIONS", "blur_px", "follow_letters", "read_board", "read_rectified",
+           "second_look", "upright_turns"]

@@ -54,6 +54,22 @@ class ReadConfig:
     or four shifts instead of eight did no better. The cost is eight more crops to read per
     doubtful tile: 15 % of the tiles on photos of sets the models never saw, fewer with models
     that know the set.
+
+    ``recentre_beyond``: a tile whose letter lies further than this (cells, either axis) from its
+    cell's centre is read again from a crop cut around the letter, and the surer reading is kept
+    (:func:`vision.read.follow_letters`); 1 or more turns it off. On its square a letter lies
+    about 0.05 cell off. Measured (English letters wrong of 1457 on the real photos,
+    ``tileref eval``, leave-one-source-out models, found corners): 13 without; 14, 13, 13, 11,
+    11, 12 beyond 0.1, 0.15, 0.2, 0.25, 0.3, 0.35 (all letters wrong of 1671: 20; 20, 17, 17, 18,
+    18, 19). Chosen on those photos: picked on the other sources alone (English errors, ties to
+    the larger) each held-out source gets 0.3, which reads as 0.25 does, so the English figure is
+    fair; by all letters the picks (0.2 or 0.3) leave 20 wrong, as without. The gain is on tiles
+    really pushed aside: rendered boards (``python -m bench offsquare``, 30 boards each, letters
+    on the tiles found) with tiles set apart and pushed up to 0.2-0.35 cell each way read 861 ->
+    865 of 885 right, crosswords slid 0.2-0.35 cell as a block 749 -> 757 of 767; a tile slid a
+    third of a cell on a plain board (tests/test_tilecentre.py) 130 -> 145 of 156 letters.
+    Following the letter always (no surer-of-two) lost tiles whose dark side or neighbouring
+    square's edge was taken for the letter (apart 861 -> 862 at 0.15).
     """
 
     cell_px: int = 48
@@ -71,6 +87,7 @@ class ReadConfig:
     max_print_blur_px: float = 20.0  # ...and the board's, when no tile is found
     second_look_below: float = 0.9  # tiles read less surely are read again from shifted crops
     second_look_shift: float = 0.125  # ...moved this share of a cell (0: no second look)
+    recentre_beyond: float = 0.25  # a letter further off its cell's centre (cells): crop follows
 
 
 DEFAULT_CONFIG = ReadConfig()

@@ -136,6 +136,7 @@ class RenderOptions:
     tile_height: float = 0.2  # cells: how far tile faces stand above the squares
     tile_size: float = 0.92  # cells: a tile's side, smaller than a square
     tile_jitter: float = 0.03  # cells: how far a tile sits off its square's centre
+    tile_drift: tuple[float, float] = (0.0, 0.0)  # cells (right, down) every tile is pushed
     tile_twist: float = 2.5  # degrees: how far a tile is turned on its square
     table: str = "wood"
     clutter: int = 0  # loose tiles lying on the table
@@ -164,7 +165,11 @@ class RenderOptions:
              f"tile_colour must be one of {', '.join(TILE_COLOURS)}, not {self.tile_colour!r}"),
             (0 <= self.tile_height <= 0.5, "tile_height must be 0 to 0.5 cell"),
             (0.7 <= self.tile_size <= 1.0, "tile_size must be 0.7 to 1 cell"),
-            (0 <= self.tile_jitter <= 0.1, "tile_jitter must be 0 to 0.1 cell"),
+            # Past ~0.04 cell two neighbouring tiles can overlap: jitter more only tiles set
+            # apart, and push whole blocks with tile_drift.
+            (0 <= self.tile_jitter <= 0.5, "tile_jitter must be 0 to 0.5 cell"),
+            (len(self.tile_drift) == 2 and all(abs(d) <= 0.5 for d in self.tile_drift),
+             "tile_drift must be two shifts of at most half a cell"),
             (0 <= self.tile_twist <= 15, "tile_twist must be 0 to 15 degrees"),
             (self.table in TABLES, f"table must be one of {', '.join(TABLES)}"),
             (0 <= self.clutter <= 60, "clutter must be 0 to 60 loose tiles"),
@@ -691,7 +696,7 @@ def _board_blocks(tiles: dict[Cell, Tile], options: RenderOptions, tile_set: Til
         tile = tiles[cell]
         # Each tile its own stream: placing one more tile leaves every other one where it was.
         rng = _stream(seed, 2, cell.col, cell.row)
-        dx, dy = rng.uniform(-1, 1, 2) * options.tile_jitter
+        dx, dy = rng.uniform(-1, 1, 2) * options.tile_jitter + options.tile_drift
         twist = math.radians(rng.uniform(-1, 1) * options.tile_twist)
         footprint = _square((cell.col + 0.5 + dx, cell.row + 0.5 + dy), options.tile_size, twist)
         face = _tile_face(tile, tile_set, face_px, colour, font, tile.rotation or 0, rng)
