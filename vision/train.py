@@ -363,9 +363,13 @@ def average_mlps(models: list[Mlp]) -> Mlp:
                np.asarray(sum(m.b2 for m in models) / count, dtype=np.float32), first.labels)
 
 
-def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: int = 0
-                             ) -> tuple[np.ndarray, list[str]]:
-    """Features of rendered training tiles: single faces, then tiles cut from board renders."""
+def rendered_face_crops(per_letter: int, seed: int, cell_px: int
+                        ) -> tuple[list[np.ndarray], list[str]]:
+    """Rendered single tile faces, each turned to a random rotation, and their class labels.
+
+    Shared by every tile model's training (the perceptron's features, the network's pixels), so
+    both learn from the same faces.
+    """
     rng = np.random.default_rng(seed)
     values = all_letter_values()
     turned_crops, labels = [], []
@@ -379,6 +383,13 @@ def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: i
                 crop = render_crop(letter, int(rng.choice(values[letter])), rng, cell_px)
             turned_crops.append(np.ascontiguousarray(np.rot90(crop, k=-(rotation // 90))))
             labels.append(class_label(letter, rotation))
+    return turned_crops, labels
+
+
+def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: int = 0
+                             ) -> tuple[np.ndarray, list[str]]:
+    """Features of rendered training tiles: single faces, then tiles cut from board renders."""
+    turned_crops, labels = rendered_face_crops(per_letter, seed, cell_px)
     x = tile_features_batch(turned_crops)
     if boards:
         board_x, board_labels = rotated_features(*rendered_board_tiles(boards, seed, cell_px))
