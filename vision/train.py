@@ -44,9 +44,11 @@ from vision.classify import (
     class_label,
     features_batch,
     ink_maps,
+    network_path,
     tile_features_batch,
     turn_features,
 )
+from vision.cnn import Cnn
 from vision.eval_reading import tile_set_for
 from vision.image import load_image
 from vision.occupancy import OccupancyModel, cell_features, game_rules
@@ -558,8 +560,34 @@ def loso_models(sources: set[str], photos: Path = DEV_PHOTOS, *,
             folder.mkdir(parents=True, exist_ok=True)
             occ.save(occ_path)
             tiles.save(tiles_path)
-        models[source] = (OccupancyModel(Mlp.load(occ_path)), TileClassifier(Mlp.load(tiles_path)))
+        models[source] = (OccupancyModel(Mlp.load(occ_path)),
+                          TileClassifier(Mlp.load(tiles_path), loso_network(key)))
     return models
+
+
+LOSO_NETWORKS = MODELS / "loso"
+"""Where the tile networks trained without each source go, ``<source>_cnn.npz``.
+
+Training a network needs torch (:mod:`vision.train_cnn`), reading with one does not: so that
+``tileref eval`` could score a reader with a network leave-one-source-out on any machine, the
+networks trained without each source would be committed here with the product's one (the
+perceptrons, numpy-trained in minutes, are trained and cached by :func:`loso_models`). None is
+committed today (the network did not earn its place, see :mod:`vision.classify`); ``python -m
+vision.train_cnn --out vision/models`` writes them all, and ``tileref eval`` then reads with them.
+"""
+
+
+def loso_network(key: str) -> Cnn | None:
+    """The tile network trained without source ``key`` (:data:`ALL_SOURCES`: the committed one);
+    None when the product reads without a network."""
+    product = network_path(MODELS / "tiles.npz")
+    if not product.exists():
+        return None
+    path = product if key == ALL_SOURCES else LOSO_NETWORKS / f"{key}_cnn.npz"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: retrain the networks with "
+                                "python -m vision.train_cnn --out vision/models")
+    return Cnn.load(path)
 
 
 def _train_without(data: dict, source: str, settings: TrainingSettings) -> tuple[Mlp, Mlp]:

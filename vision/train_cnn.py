@@ -1,15 +1,52 @@
 """Train (and evaluate leave-one-source-out) the tile network of :mod:`vision.cnn` with torch.
 
-Needs the optional ``train`` extra (``pip install -e '.[train]'``); reading with the trained
-network does not. The data are the perceptron's (:mod:`vision.train`): rendered faces, tiles cut
-from rendered boards, real tiles cut from the truth photos at their truth corners, the real ones
-weighing three times as much. Every epoch each crop is seen once, turned by a random quarter turn
-(its class turning with it) and moved a little (shift, scale, a few degrees, blur, light), since
-crops cut off centre are where the perceptron goes wrong.
+Needs the optional ``train`` extra (``pip install -e '.[train]'``, torch 2.13.0 CPU here); reading
+with the trained network does not. The data are the perceptron's (:mod:`vision.train`): rendered
+faces, tiles cut from rendered boards, real tiles cut from the truth photos at their truth
+corners, the real ones weighing three times as much. Every epoch each crop is seen once, turned
+by a random quarter turn (its class turning with it) and moved a little (shift, scale, a few
+degrees, blur, light), since crops cut off centre are where the perceptron goes wrong.
 
-``--evaluate`` prints leave-one-source-out figures on the real tiles: the perceptron of
-:func:`vision.train.loso_models`, the network alone (one look, and four turns voting) and the
-two combined, each with the board's rotations weighing in as in the product.
+Write the network the reader would use and the leave-one-source-out networks ``tileref eval``
+would read with (``vision/models/tiles_cnn.npz``, ``vision/models/loso/<source>_cnn.npz``; six
+networks, about two minutes each on one core; none is committed, see below)::
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m vision.train_cnn --out vision/models
+
+``--evaluate`` prints leave-one-source-out figures on the real tiles cut at their truth corners
+(no second look): the perceptron of :func:`vision.train.loso_models`, the network alone, the two
+combined, each with the board's rotations weighing in as in the product. Measured (English
+letters of 1461, all letters of 1610, rotations of 1603):
+
+=========================================  =======  =======  =========
+                                           English  all      rotations
+=========================================  =======  =======  =========
+perceptron alone                           1411     1554     1598
+network on the crop, one look              1336     1461     1580
+network on the crop, four turns voting     1371     1498     1592
+perceptron + crop network, one look        1429     1572     1598
+perceptron + crop network, four turns      1426     1569     1598
+network on crop and letter-centred crop    1404     1543     1589
+  the same, four turns voting              1417     1557     1596
+perceptron + that network, one look        1419     1563     1598
+=========================================  =======  =======  =========
+
+The network alone reads fewer letters than the perceptron; with it, a third fewer letters cut at
+the truth corners are misread. The whole crop is the better partner (the perceptron already sees
+the letter cut out and scaled), and one look as good as four at a quarter of the cost.
+
+But end to end (``tileref eval``: found corners, the second look at doubtful tiles, 38 photos,
+leave-one-source-out; the perceptron + crop network, one look, written by the command above)
+the gain is mostly gone, since the second look already mends the off-centre crops the network
+mends: English letters 1446/1457 (the perceptron alone 1444), every set's letters 1648/1671
+(1651: Ä read as A 5 times, 3 before; the Polish board 7 wrong, 4 before), rotations 1667/1667
+(the same), occupancy unchanged. Per photo: 4 English letters mended (Declan eval_board, jheidel
+170125, 170755, ssetser IMG_2677), 2 new errors (jheidel 170725, 170737). CPU time at 1600 px,
+found corners, the two readers alternating per photo in one process (min of 3): median 87.7 ->
+89.7 ms, median per-photo ratio 1.044; 100-tile boards up to 46 ms more: the pair is less often
+sure than the perceptron (of the 1630 tiles at truth corners 79 fall under the second look's 0.9,
+not 23), and each such tile is read again from 8 shifted crops. Short of the three English
+letters that would pay for it, so the reader does not use it (:mod:`vision.classify`).
 """
 
 from __future__ import annotations
@@ -25,7 +62,18 @@ import cv2
 import numpy as np
 
 from referee.tiles import load_tile_set
-from vision.classify import BLANK, WORK_PX, class_label, gray_stack, parse_label
+from vision.classify import (
+    BLANK,
+    MODELS,
+    WORK_PX,
+    TileClassifier,
+    class_label,
+    gray_stack,
+    ink_of_gray,
+    letter_boxes,
+    network_path,
+    parse_label,
+)
 from vision.cnn import CONVS, HIDDEN, INPUT_MODES, INPUT_PX, Cnn, network_inputs
 from vision.reading import DEFAULT_CONFIG
 from vision.train import (
@@ -37,6 +85,8 @@ from vision.train import (
 )
 from vision.truth import DEV_PHOTOS
 
+EPOCHS = 30
+INPUT_MODE = "crop"
 REAL_WEIGHT = 3.0
 """A real crop weighs this many rendered ones (as in the perceptron's training)."""
 
@@ -98,8 +148,8 @@ def augment(gray: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = np.empty_like(gray)
     centre = (WORK_PX - 1) / 2
     for i, crop in enumerate(gray):
-        matrix = cv2.getRotationMatrix2D((centre, centre), rng.uniform(-4, 4),
-                                         rng.uniform(0.9, 1.1))
+        matrix = np.array(cv2.getRotationMatrix2D((centre, centre), rng.uniform(-4, 4),
+                                                  rng.uniform(0.9, 1.1)), np.float64)
         matrix[:, 2] += rng.uniform(-0.1, 0.1, 2) * WORK_PX
         moved = cv2.warpAffine(crop.astype(np.float32), matrix, (WORK_PX, WORK_PX),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -195,7 +245,7 @@ def train_cnn(data: CropData, keep: np.ndarray | None = None, *, epochs: int = 3
         moved = augment(data.gray[index[order]], rng)
         moved = np.stack([np.rot90(crop, -turn) for crop, turn in zip(moved, turns[order],
                                                                       strict=True)])
-        inputs = torch.from_numpy(network_inputs(moved, mode))
+        inputs = torch.from_numpy(inputs_of_gray(moved, mode))
         targets = torch.from_numpy(turned[order, turns[order]])
         total = 0.0
         for start in range(0, len(order), batch):
@@ -214,13 +264,17 @@ def train_cnn(data: CropData, keep: np.ndarray | None = None, *, epochs: int = 3
     return to_cnn(network.eval(), names, mode)
 
 
-def _main_evaluate(data: CropData, boards: list, epochs: int, seed: int, mode: str) -> None:
-    """Leave-one-source-out: perceptron, network (one look / four turns), both combined."""
-    from vision.cnn import combine, network_probabilities
+def inputs_of_gray(gray: np.ndarray, mode: str) -> np.ndarray:
+    """The network's inputs for (N, WORK_PX, WORK_PX) grey crops, made as the reader makes them."""
+    inks = ink_of_gray(gray)[0]
+    return network_inputs(inks, letter_boxes(inks) if mode != "crop" else None, mode)
 
+
+def _main_evaluate(data: CropData, boards: list, epochs: int, seed: int, mode: str) -> None:
+    """Leave-one-source-out: the perceptron, the network alone, the two combined."""
     sources = sorted({board.source for board in boards})
     mlps = loso_models(set(sources))
-    variants = ("mlp", "cnn1", "cnn4", "mlp+cnn1", "mlp+cnn4")
+    variants = ("mlp", "cnn", "mlp+cnn")
     totals: dict[str, Counter] = {v: Counter() for v in variants}
     confusions: dict[str, Counter] = {v: Counter() for v in variants}
     print(f"{'source':36s} {'variant':9s} {'en':>9s} {'all':>9s} {'rot':>9s}")
@@ -229,9 +283,8 @@ def _main_evaluate(data: CropData, boards: list, epochs: int, seed: int, mode: s
         keep = np.array([s != source for s in data.sources])
         cnn = train_cnn(data, keep, epochs=epochs, seed=seed, mode=mode)
         trained = time.perf_counter() - started
-        classifier = mlps[source][1]
-        if cnn.labels != classifier.model.labels:
-            raise ValueError("the network and the perceptron name different classes")
+        mlp = mlps[source][1]
+        both = TileClassifier(mlp.model, cnn)
         counts: dict[str, Counter] = {v: Counter() for v in variants}
         for board in (b for b in boards if b.source == source):
             letters = load_tile_set(board.tiles).letters
@@ -240,13 +293,12 @@ def _main_evaluate(data: CropData, boards: list, epochs: int, seed: int, mode: s
                 continue
             crops = [board.crops[i] for i in keep_tiles]
             truth = [(board.letters[i], board.rotations[i]) for i in keep_tiles]
-            mlp = classifier.tile_probabilities(crops, letters)
-            one = network_probabilities(cnn, classifier, crops, letters, turns=1)
-            four = network_probabilities(cnn, classifier, crops, letters, turns=4)
-            probs = {"mlp": mlp, "cnn1": one, "cnn4": four,
-                     "mlp+cnn1": combine(mlp, one), "mlp+cnn4": combine(mlp, four)}
+            alone = cnn.probabilities(inputs_of_gray(_gray_bytes(crops), mode),
+                                      mlp.allowed(letters))
+            probs = {"mlp": mlp.tile_probabilities(crops, letters), "cnn": alone,
+                     "mlp+cnn": both.tile_probabilities(crops, letters)}
             for variant, p in probs.items():
-                guesses = classifier.guesses(classifier.on_board(p))
+                guesses = mlp.guesses(mlp.on_board(p))
                 for guess, (letter, rotation) in zip(guesses, truth, strict=True):
                     c = counts[variant]
                     c["all"] += 1
@@ -276,12 +328,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train_cnn",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--photos", type=Path, default=DEV_PHOTOS)
-    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--out", type=Path, default=MODELS,
+                        help="writes tiles_cnn.npz here and loso/<source>_cnn.npz below")
+    parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--input", choices=INPUT_MODES, default=INPUT_MODE)
     parser.add_argument("--evaluate", action="store_true",
                         help="print leave-one-source-out figures instead of writing weights")
-    parser.add_argument("--out", type=Path, default=None)
-    parser.add_argument("--input", choices=INPUT_MODES, default="crop")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     data, boards = crop_data(args.photos)
@@ -289,9 +342,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.evaluate:
         _main_evaluate(data, boards, args.epochs, args.seed, args.input)
         return 0
-    cnn = train_cnn(data, epochs=args.epochs, seed=args.seed, mode=args.input, progress=True)
-    if args.out is not None:
-        cnn.save(args.out)
+    (args.out / "loso").mkdir(parents=True, exist_ok=True)
+    for source in [None, *sorted({board.source for board in boards})]:
+        keep = None if source is None else np.array([s != source for s in data.sources])
+        cnn = train_cnn(data, keep, epochs=args.epochs, seed=args.seed, mode=args.input)
+        path = (network_path(args.out / "tiles.npz") if source is None
+                else args.out / "loso" / f"{source}_cnn.npz")
+        cnn.save(path)
+        print(f"{path} ({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
     return 0
 
 
