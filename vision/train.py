@@ -47,9 +47,11 @@ from vision.classify import (
     class_label,
     features_batch,
     ink_maps,
+    network_path,
     tile_features_batch,
     turn_features,
 )
+from vision.cnn import Cnn
 from vision.eval_reading import load_errata, tile_set_for
 from vision.image import load_image
 from vision.occupancy import OccupancyModel, cell_features, game_rules
@@ -384,9 +386,13 @@ def average_mlps(models: list[Mlp]) -> Mlp:
                np.asarray(sum(m.b2 for m in models) / count, dtype=np.float32), first.labels)
 
 
-def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: int = 0
-                             ) -> tuple[np.ndarray, list[str]]:
-    """Features of rendered training tiles: single faces, then tiles cut from board renders."""
+def rendered_face_crops(per_letter: int, seed: int, cell_px: int
+                        ) -> tuple[list[np.ndarray], list[str]]:
+    """Rendered single tile faces, each turned to a random rotation, and their class labels.
+
+    Shared by every tile model's training (the perceptron's features, the network's pixels), so
+    both learn from the same faces.
+    """
     rng = np.random.default_rng(seed)
     values = all_letter_values()
     turned_crops, labels = [], []
@@ -400,6 +406,13 @@ def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: i
                 crop = render_crop(letter, int(rng.choice(values[letter])), rng, cell_px)
             turned_crops.append(np.ascontiguousarray(np.rot90(crop, k=-(rotation // 90))))
             labels.append(class_label(letter, rotation))
+    return turned_crops, labels
+
+
+def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: int = 0
+                             ) -> tuple[np.ndarray, list[str]]:
+    """Features of rendered training tiles: single faces, then tiles cut from board renders."""
+    turned_crops, labels = rendered_face_crops(per_letter, seed, cell_px)
     x = tile_features_batch(turned_crops)
     if boards:
         board_x, board_labels = rotated_features(*rendered_board_tiles(boards, seed, cell_px))
@@ -568,8 +581,34 @@ def loso_models(sources: set[str], photos: Path = DEV_PHOTOS, *,
             folder.mkdir(parents=True, exist_ok=True)
             occ.save(occ_path)
             tiles.save(tiles_path)
-        models[source] = (OccupancyModel(Mlp.load(occ_path)), TileClassifier(Mlp.load(tiles_path)))
+        models[source] = (OccupancyModel(Mlp.load(occ_path)),
+                          TileClassifier(Mlp.load(tiles_path), loso_network(key)))
     return models
+
+
+LOSO_NETWORKS = MODELS / "loso"
+"""Where the tile networks trained without each source go, ``<source>_cnn.npz``.
+
+Training a network needs torch (:mod:`vision.train_cnn`), reading with one does not: so that
+``tileref eval`` could score a reader with a network leave-one-source-out on any machine, the
+networks trained without each source would be committed here with the product's one (the
+perceptrons, numpy-trained in minutes, are trained and cached by :func:`loso_models`). None is
+committed today (the network did not earn its place, see :mod:`vision.classify`); ``python -m
+vision.train_cnn --out vision/models`` writes them all, and ``tileref eval`` then reads with them.
+"""
+
+
+def loso_network(key: str) -> Cnn | None:
+    """The tile network trained without source ``key`` (:data:`ALL_SOURCES`: the committed one);
+    None when the product reads without a network."""
+    product = network_path(MODELS / "tiles.npz")
+    if not product.exists():
+        return None
+    path = product if key == ALL_SOURCES else LOSO_NETWORKS / f"{key}_cnn.npz"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: retrain the networks with "
+                                "python -m vision.train_cnn --out vision/models")
+    return Cnn.load(path)
 
 
 def _train_without(data: dict, source: str, settings: TrainingSettings) -> tuple[Mlp, Mlp]:
