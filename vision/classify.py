@@ -30,7 +30,8 @@ import numpy as np
 
 from vision.blobs import Blobs, label_maps
 from vision.bytestats import percentiles
-from vision.cnn import Cnn, combine, network_inputs
+from vision.cnn import Cnn, network_inputs
+from vision.probabilities import pooled, softmax
 
 MODELS = Path(__file__).resolve().parent / "models"
 CROP_PAD = 0.06
@@ -70,12 +71,7 @@ class Mlp:
 
     def probabilities(self, features: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
         """Softmax over the classes; classes outside ``allowed`` (a bool mask) get 0."""
-        logits = self.logits(features)
-        if allowed is not None:
-            logits = np.where(allowed[None, :], logits, -np.inf)
-        logits = logits - logits.max(axis=1, keepdims=True)
-        exp = np.exp(logits)
-        return exp / exp.sum(axis=1, keepdims=True)
+        return softmax(self.logits(features), allowed)
 
     def save(self, path: Path) -> None:
         np.savez_compressed(
@@ -557,8 +553,8 @@ class TileClassifier:
         if self.network is not None and len(crops):
             # The network reads each crop once (it learnt the four turns as classes), and its
             # log-probabilities are averaged with the perceptron's four-turn vote.
-            probs = combine(probs, self.network.probabilities(
-                network_inputs(inks, boxes, self.network.mode), allowed))
+            probs = pooled(np.stack([probs, self.network.probabilities(
+                network_inputs(inks, boxes, self.network.mode), allowed)]), axis=0)
         # No central blob of ink at all: almost surely a blank, whatever the model makes of the
         # texture (a strong prior, not a rule, so the confidence stays honest). The features'
         # first extra says so: the letters are not looked for twice.

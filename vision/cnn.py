@@ -18,6 +18,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.probabilities import softmax
+
 INPUT_PX = 32
 """The ink map is shrunk to this square before the network sees it (from 48 px: a letter ~17 px
 tall, its digit ~5 px), so ~100 tiles read in a few milliseconds on one core."""
@@ -118,12 +120,7 @@ class Cnn:
 
     def probabilities(self, inputs: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
         """Softmax over the classes; classes outside ``allowed`` (a bool mask) get 0."""
-        logits = self.logits(inputs)
-        if allowed is not None:
-            logits = np.where(allowed[None, :], logits, -np.inf)
-        logits = logits - logits.max(axis=1, keepdims=True)
-        exp = np.exp(logits)
-        return exp / exp.sum(axis=1, keepdims=True)
+        return softmax(self.logits(inputs), allowed)
 
     def save(self, path: Path) -> None:
         """Stored as float16, half the bytes (:func:`vision.train_cnn.to_cnn` rounds the trained
@@ -150,11 +147,4 @@ class Cnn:
                        tuple(str(label) for label in data["labels"]), str(data["mode"]))
 
 
-def combine(*probs: np.ndarray) -> np.ndarray:
-    """Rows of class probabilities pooled by averaging their logarithms."""
-    logp = np.mean([np.log(p + 1e-6) for p in probs], axis=0)
-    pooled = np.exp(logp - logp.max(axis=1, keepdims=True))
-    return pooled / pooled.sum(axis=1, keepdims=True)
-
-
-__all__ = ["CONVS", "Cnn", "HIDDEN", "INPUT_MODES", "INPUT_PX", "combine", "network_inputs"]
+__all__ = ["CONVS", "Cnn", "HIDDEN", "INPUT_MODES", "INPUT_PX", "network_inputs"]

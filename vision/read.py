@@ -22,6 +22,7 @@ from vision.classify import BLANK, CROP_PAD, TileClassifier
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
 from vision.occupancy import OccupancyModel
+from vision.probabilities import pooled
 from vision.reading import DEFAULT_CONFIG, BoardReading, CellReading, ReadConfig
 from vision.rectify import SIZE, RectifiedBoard, check_corners, rectify
 from vision.tilecentre import letter_offsets
@@ -236,10 +237,8 @@ def second_look(board: RectifiedBoard, cells: list[tuple[int, int]], probs: np.n
              for i in doubtful for dx, dy in shifts]
     looks = classifier.tile_probabilities(crops, letters).reshape(len(doubtful), len(shifts), -1)
     looks = np.concatenate([probs[doubtful, None], looks], axis=1)
-    logp = np.log(looks + 1e-6).mean(axis=1)
-    pooled = np.exp(logp - logp.max(axis=1, keepdims=True))
     out = probs.copy()
-    out[doubtful] = pooled / pooled.sum(axis=1, keepdims=True)
+    out[doubtful] = pooled(looks, axis=1)
     return out
 
 
