@@ -1,9 +1,11 @@
 """Train (and evaluate leave-one-source-out) the tile network of :mod:`vision.cnn` with torch.
 
-Needs the optional ``train`` extra (``pip install -e '.[train]'``, torch 2.13.0 CPU here); reading
-with the trained network does not. The data are the perceptron's (:mod:`vision.train`): rendered
-faces, tiles cut from rendered boards, real tiles cut from the truth photos at their truth
-corners, the real ones weighing three times as much. Every epoch each crop is seen once, turned
+Needs the optional ``train`` extra; reading with the trained network does not. Install the CPU
+build first (``.venv/bin/pip install torch==2.13.0``: its wheel lies on this machine's disk,
+where an unpinned torch would fetch a CUDA build of several GB), then ``pip install -e
+'.[train]'``. The data are the perceptron's (:mod:`vision.train`): rendered faces, tiles cut
+from rendered boards, real tiles cut from the truth photos at their truth corners, the real ones
+weighing three times as much. Every epoch each crop is seen once, turned
 by a random quarter turn (its class turning with it) and moved a little (shift, scale, a few
 degrees, blur, light), since crops cut off centre are where the perceptron goes wrong.
 
