@@ -232,7 +232,7 @@ def test_a_blank_tile_looks_more_like_the_tiles_than_any_empty_square_does(seed:
                     margin_cells=DEFAULT_CONFIG.margin_cells, tile_lift=DEFAULT_CONFIG.tile_lift)
     pad = min(LETTER_PAD, board.margin_px / board.cell_px)
     letters = _letter_features(_work_cells(board, 0.0), _work_cells(board, pad, gray=True), pad)
-    score = _body_likeness(board, letters)
+    score = _body_likeness(board, letters, _sure_letter_tiles(letters))
     occupied = np.zeros(225, dtype=bool)
     for cell in tiles:
         occupied[cell.row * 15 + cell.col] = True

@@ -199,8 +199,9 @@ def cell_features(board: RectifiedBoard) -> np.ndarray:
                             border], axis=1)
     pad = min(LETTER_PAD, board.margin_px / px)
     letters = _letter_features(_work_cells(board, 0.0), _work_cells(board, pad, gray=True), pad)
-    body = _body_likeness(board, letters)
-    peers = _peer_likeness(whole, letters)
+    sure = _sure_letter_tiles(letters)
+    body = _body_likeness(board, letters, sure)
+    peers = _peer_likeness(whole, sure)
     return np.concatenate([local / 100.0, letters, body[:, None], peers[:, None]],
                           axis=1).astype(np.float32)
 
@@ -210,9 +211,9 @@ BODY_EXTRA_PX = 2  # ...and how far a ring reaches beyond the cell: a quarter ce
 BODY_NEIGHBOUR = 3  # distances to the 3rd-nearest sure tile and plain cell (1 or 2 may be a fluke)
 
 
-def _body_likeness(board: RectifiedBoard, letters: np.ndarray) -> np.ndarray:
+def _body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """(225,) in -1..1: how much more a cell's ring looks like this photo's sure letter tiles
-    than like its letterless cells.
+    (``sure``, :func:`_sure_letter_tiles` of ``letters``) than like its letterless cells.
 
     Why: a blank tile has no ink, and its face's colour alone does not tell it from a plain or
     premium square (on several boards the squares are as beige as the tiles). What it shares
@@ -248,11 +249,11 @@ def _body_likeness(board: RectifiedBoard, letters: np.ndarray) -> np.ndarray:
     q = ring_px // 4
     ring[q + 1:ring_px - q - 1, q + 1:ring_px - q - 1] = False
     rings = np.ascontiguousarray(windows[:, :, ring].reshape(SIZE * SIZE, -1))
-    sure = np.flatnonzero(_sure_letter_tiles(letters))
+    tiles = np.flatnonzero(sure)
     plain = np.flatnonzero(letters[:, 0] == 0)
-    if min(len(sure), len(plain)) <= BODY_NEIGHBOUR:
+    if min(len(tiles), len(plain)) <= BODY_NEIGHBOUR:
         return np.zeros(len(rings), np.float32)
-    to_tile, to_plain = _kth_nearest(rings, sure), _kth_nearest(rings, plain)
+    to_tile, to_plain = _kth_nearest(rings, tiles), _kth_nearest(rings, plain)
     return ((to_plain - to_tile) / (to_plain + to_tile + 1e-6)).astype(np.float32)
 
 
@@ -276,10 +277,10 @@ def symmetric_peers() -> np.ndarray:
     return np.stack([r * SIZE + c for r, c in images], axis=1)
 
 
-def _peer_likeness(colours: np.ndarray, letters: np.ndarray) -> np.ndarray:
+def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """(225,) in -1..1: how much more a cell's mean colour (Lab, ``colours``) looks like this
-    photo's sure letter tiles than like its nearest symmetric peer (:func:`symmetric_peers`)
-    that is no sure tile.
+    photo's sure letter tiles (``sure``, :func:`_sure_letter_tiles`) than like its nearest
+    symmetric peer (:func:`symmetric_peers`) that is no sure tile.
 
     Why: a blank tile on a premium square was missed when compared with the board's letterless
     cells at large (a beige blank on a red triple-word square is as close to the beige plain
@@ -298,31 +299,37 @@ def _peer_likeness(colours: np.ndarray, letters: np.ndarray) -> np.ndarray:
     """
     weight = np.array([PEER_LIGHTNESS_WEIGHT, 1.0, 1.0])
     lab = colours * weight
-    is_sure = _sure_letter_tiles(letters)
-    sure = np.flatnonzero(is_sure)
     out = np.zeros(len(lab), np.float32)
-    if len(sure) <= BODY_NEIGHBOUR:
+    if sure.sum() <= BODY_NEIGHBOUR:
         return out
     peers = symmetric_peers()[:, 1:]
     apart = np.linalg.norm(lab[:, None, :] - lab[peers], axis=2)
-    usable = ~is_sure[peers] & (peers != np.arange(len(lab))[:, None])
+    usable = ~sure[peers] & (peers != np.arange(len(lab))[:, None])
     to_peer = np.where(usable, apart, np.inf).min(axis=1)
-    to_tiles = np.linalg.norm(lab[:, None, :] - lab[sure][None], axis=2)
-    to_tiles[sure, np.searchsorted(sure, sure)] = np.inf  # a sure tile is not its own neighbour
-    to_tile = np.sort(to_tiles, axis=1)[:, BODY_NEIGHBOUR - 1]
+    to_tile = _kth_nearest(lab, np.flatnonzero(sure))
     known = np.isfinite(to_peer)
     out[known] = (to_peer[known] - to_tile[known]) / (to_peer[known] + to_tile[known] + 1e-6)
     return out
 
 
 def _kth_nearest(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    """Per row of ``rows`` (uint8), the L1 distance to its ``BODY_NEIGHBOUR``-th nearest row
-    among ``rows[reference]``, itself not counted (OpenCV's batchDistance: 0.6 ms for a board,
-    where numpy's 225 x 225 x 384 differences took 20)."""
-    distance, index = cv2.batchDistance(rows, rows[reference], cv2.CV_32S,
-                                        normType=cv2.NORM_L1, K=BODY_NEIGHBOUR + 1)
-    itself = reference[index] == np.arange(len(rows))[:, None]
-    distance = np.where(itself, np.inf, distance.astype(np.float64))
+    """Per row of ``rows``, the distance to its ``BODY_NEIGHBOUR``-th nearest row among
+    ``rows[reference]``, itself not counted.
+
+    Rows of bytes (the rings' pixels) are compared by L1, through OpenCV's batchDistance: 0.6 ms
+    for a board, where numpy's 225 x 225 x 384 differences took 20. Rows of floats (a few colour
+    channels) are compared by Euclidean distance in numpy, in float64 (batchDistance has no
+    float64, and the peer feature's model learnt these values).
+    """
+    if rows.dtype == np.uint8:
+        distance, index = cv2.batchDistance(rows, rows[reference], cv2.CV_32S,
+                                            normType=cv2.NORM_L1, K=BODY_NEIGHBOUR + 1)
+        candidates = reference[index]
+        distance = distance.astype(np.float64)
+    else:
+        distance = np.linalg.norm(rows[:, None, :] - rows[reference][None], axis=2)
+        candidates = np.broadcast_to(reference, distance.shape)
+    distance = np.where(candidates == np.arange(len(rows))[:, None], np.inf, distance)
     return np.sort(distance, axis=1)[:, BODY_NEIGHBOUR - 1]
 
 
