@@ -295,9 +295,12 @@ def _gray_levels(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
                        for gray in grays])
 
 
-def ink_of_gray(stack: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Ink maps of a grey stack, with each crop's face and dark levels (grey values)."""
-    core = stack[:, CORE_MARGIN:WORK_PX - CORE_MARGIN, CORE_MARGIN:WORK_PX - CORE_MARGIN]
+def ink_of_gray(stack: np.ndarray, margin: int = CORE_MARGIN
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ink maps of a grey stack (0 face .. 1 ink), with each crop's face and dark levels (grey
+    values), measured inside ``margin`` pixels of each crop's edge."""
+    side = stack.shape[1]
+    core = stack[:, margin:side - margin, margin:side - margin]
     rows = core.reshape(len(stack), -1)
     if stack.dtype == np.uint8:  # counted, not selected: np.percentile's values, faster
         face, dark = percentiles(rows, (FACE_PERCENTILE, 2))

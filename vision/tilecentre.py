@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import label_maps
-from vision.bytestats import percentiles
+from vision.classify import ink_of_gray
 from vision.rectify import RectifiedBoard
 
 LOOK_PAD = 0.5
@@ -38,12 +38,7 @@ def _ink_of_looks(grey: np.ndarray) -> np.ndarray:
     The middle cell holds most of the tile even when it lies half a cell off; its bright end is
     the tile face and its dark end the letter, so the ink level does not depend on the light.
     """
-    side = grey.shape[1]
-    quarter = side // 4
-    middle = grey[:, quarter:side - quarter, quarter:side - quarter].reshape(len(grey), -1)
-    face, dark = percentiles(middle, (80, 2))
-    contrast = np.maximum(face - dark, 24.0)
-    return (face[:, None, None] - grey) / contrast[:, None, None]
+    return ink_of_gray(grey, margin=grey.shape[1] // 4)[0]
 
 
 def letter_offsets(board: RectifiedBoard, cells: list[tuple[int, int]]) -> np.ndarray:
