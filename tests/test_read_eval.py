@@ -14,6 +14,7 @@ from vision.eval_reading import (
     errata_entries,
     evaluate_photo,
     load_errata,
+    print_table,
     run_reading_eval,
 )
 from vision.render import RenderOptions, render_board_photo
@@ -107,3 +108,16 @@ def test_corrected_truth_is_scored_beside_the_plain_truth(tmp_path) -> None:
         plain.occupancy_false_tiles, plain.occupancy_missed_tiles)
     assert row.corrected_missed_tiles == plain.occupancy_missed_tiles + 1
     assert row.corrected_letters_scored == plain.letters_scored - 1
+
+
+def test_wrong_cells_are_named_against_the_corrected_truth(tmp_path, capsys) -> None:
+    path = _render_folder(tmp_path)
+    plain = evaluate_photo(path, given_corners=True, errata={})
+    assert plain.mistakes == ""  # a clean render reads right
+    # Claim a blank on an empty corner and an X where R lies: both are named, in cell order.
+    errata = {path.name: {(0, 0): TruthCell("?", blank=True), (4, 7): TruthCell("X")}}
+    row = evaluate_photo(path, given_corners=True, errata=errata)
+    assert row.mistakes == "A1 -tile; E8 X>R"
+    print_table([row])
+    printed = capsys.readouterr().out
+    assert "wrong cells" in printed and "A1 -tile; E8 X>R" in printed

@@ -95,6 +95,10 @@ class ReadingRow:
     corrected_missed_tiles: int = 0
     corrected_letters_scored: int = 0
     corrected_letter_errors: int = 0
+    mistakes: str = ""
+    """The wrong cells against the corrected truth, in the truth's orientation: ``C6 Q>R`` (a
+    letter), ``H8 +tile`` (a false tile), ``O15 -tile`` (a missed one), ``D4 Q 0>90`` (a
+    rotation, degrees), separated by ``; ``."""
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter, repr=False)
 
 
@@ -132,6 +136,7 @@ class _Score:
     rotations_scored: int = 0
     rotation_errors: int = 0
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    mistakes: list[str] = field(default_factory=list)
 
 
 def _score(grid: list[list[TruthCell | None]], read_cells: dict[Cell, CellReading]) -> _Score:
@@ -142,13 +147,16 @@ def _score(grid: list[list[TruthCell | None]], read_cells: dict[Cell, CellReadin
             want = grid[r][c]
             if want is None:
                 continue
-            got = read_cells.get(Cell(c, r))
+            cell = Cell(c, r)
+            got = read_cells.get(cell)
             if want.letter is None:
                 if got is not None:
                     score.false_tiles += 1
+                    score.mistakes.append(f"{cell.name} +tile")
                 continue
             if got is None:
                 score.missed_tiles += 1
+                score.mistakes.append(f"{cell.name} -tile")
                 continue
             if want.letter == "?" and not want.blank:
                 continue
@@ -157,10 +165,13 @@ def _score(grid: list[list[TruthCell | None]], read_cells: dict[Cell, CellReadin
             if got.letter != expected_letter:
                 score.letter_errors += 1
                 score.confusions[(expected_letter, got.letter)] += 1
+                score.mistakes.append(f"{cell.name} {expected_letter}>{got.letter}")
             if not want.blank:
                 score.rotations_scored += 1
                 if got.rotation != (want.rotation or 0):
                     score.rotation_errors += 1
+                    score.mistakes.append(
+                        f"{cell.name} {want.letter} {want.rotation or 0}>{got.rotation}")
     return score
 
 
@@ -203,6 +214,7 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
     row.corrected_missed_tiles = corrected.missed_tiles
     row.corrected_letters_scored = corrected.letters_scored
     row.corrected_letter_errors = corrected.letter_errors
+    row.mistakes = "; ".join(corrected.mistakes)
     return row
 
 
@@ -289,6 +301,13 @@ def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False) ->
     if confusions:
         common = ", ".join(f"{want}->{got} x{n}" for (want, got), n in confusions.most_common(15))
         print(f"most common confusions (truth->read): {common}", file=out)
+    wrong = [row for row in found if row.mistakes]
+    if wrong:
+        # Where to look: the cells themselves, so a figure can be checked against the photo.
+        print("wrong cells (against the corrected truth; A1 = the truth grid's top left):",
+              file=out)
+        for row in wrong:
+            print(f"  {row.photo[:58]:58} {row.mistakes}", file=out)
 
 
 def write_csv(rows: list[ReadingRow], path: Path) -> None:
