@@ -201,6 +201,14 @@ def follow_letters(board: RectifiedBoard, cells: list[tuple[int, int]], crops: l
     if len(far) == 0:
         return crops, probs, shifts
     moved = np.rint(offsets[far] * board.cell_px).astype(int)
+    # A crop is not moved past the rectified image's edge: a clipped crop is smaller than the
+    # others, and their sharpness is measured in one call (a blank found on a corner square,
+    # its tile's side taken for a letter below it, crashed the reading).
+    grow = int(round(CROP_PAD * board.cell_px))
+    size = board.image.shape[0]
+    for j, cell in enumerate(far):
+        x0, y0, x1, y1 = board.cell_box(*cells[cell])
+        moved[j] = np.clip(moved[j], (grow - x0, grow - y0), (size - x1 - grow, size - y1 - grow))
     followed = [board.cell_image(*cells[i], pad=CROP_PAD, shift=(int(dx), int(dy)))
                 for i, (dx, dy) in zip(far, moved, strict=True)]
     looks = classifier.tile_probabilities(followed, letters)

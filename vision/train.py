@@ -308,13 +308,21 @@ def train_tiles(render_x: np.ndarray, render_labels: list[str], real_x: np.ndarr
                          for k in range(seeds)])
 
 
-OCCUPANCY_SEEDS = 5
+OCCUPANCY_SEEDS = 10
 """Occupancy perceptrons averaged into one model.
 
 With a source left out few boards remain, and one perceptron's leave-one-source-out errors
-swung with the seed alone (95-177 wrong cells of 6975 with the earlier features, 66-74 now); the
-average of five does not depend on a lucky seed (69).
+swung with the seed alone (95-177 wrong cells of 6975 with the earlier features, 66-74 then); the
+average of five did not depend on a lucky seed (69). With the letter blob's shape features
+(:mod:`vision.occupancy`) five still swung by two cells of 8550 with the seeds (15-17 wrong
+against the corrected truth, found corners, scratch run of occupancy alone); ten gave 15 for each
+of three seed offsets.
 """
+OCCUPANCY_EPOCHS = 80
+"""Epochs of each occupancy perceptron. Scratch run of occupancy alone, leave-one-source-out,
+found corners, ten seeds, against the corrected truth: 40 epochs 15 wrong cells of 8550, 80
+epochs 13 (for two seed offsets), 120 epochs 13, 64 hidden units instead of 32 no better (14 at
+40 epochs, 13 at 80). With the earlier features 80 epochs gave 20 (21-23 at 40)."""
 
 
 OCCUPANCY_RENDERS = 20
@@ -363,8 +371,8 @@ def train_occupancy(boards: list[RealBoard], seed: int = 0,
                        + [features for features, _ in rendered])
     y = ["tile" if v else "empty" for board in boards for v in board.occupied[board.scored]]
     y += ["tile" if v else "empty" for _, occupied in rendered for v in occupied]
-    return average_mlps([train_mlp(x, y, hidden=32, epochs=40, seed=seed + k, lr=3e-3, decay=1e-3)
-                         for k in range(OCCUPANCY_SEEDS)])
+    return average_mlps([train_mlp(x, y, hidden=32, epochs=OCCUPANCY_EPOCHS, seed=seed + k,
+                                   lr=3e-3, decay=1e-3) for k in range(OCCUPANCY_SEEDS)])
 
 
 def average_mlps(models: list[Mlp]) -> Mlp:
