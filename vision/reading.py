@@ -87,6 +87,7 @@ class ReadConfig:
     max_print_blur_px: float = 20.0  # ...and the board's, when no tile is found
     second_look_below: float = 0.9  # tiles read less surely are read again from shifted crops
     second_look_shift: float = 0.125  # ...moved this share of a cell (0: no second look)
+    second_look_pad: float = 0.12  # ...and from a crop grown this share of a cell a side (0: not)
     recentre_beyond: float = 0.25  # a letter further off its cell's centre (cells): crop follows
 
 
