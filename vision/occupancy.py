@@ -49,6 +49,21 @@ that made this change for the figures; a scratch run of occupancy alone measured
 against the corrected truth (13 -> 6 false tiles, 9 -> 7 missed), the training change alone
 22 -> 20, the features alone 22 -> 15-17 over three seed offsets. Counting merged print lines
 as a feature (several flat blobs on a premium square) measured no better and was dropped.
+
+A blank on a plain square (jheidel 2015, O10 in nine photos) was missing from the truth and is now
+in the errata, so occupancy is trained and scored with it as a tile. Scratch run of occupancy
+alone, leave-one-source-out, ten perceptrons averaged, summed over three seed offsets (0, 10, 20),
+against the corrected truth with those nine blanks: found corners 65 -> 45 wrong (18 -> 12 false
+tiles, 47 -> 33 missed), truth corners 83 -> 50 (38 -> 23 false, 45 -> 27 missed), with
+:data:`PEER_LIGHTNESS_WEIGHT` a quarter (was a half) and :data:`CENTRAL_OFFSET` 0.5 (was 0.45).
+Each alone: lightness 51 / 55 (found / truth corners), offset 59 / 68. ``tileref eval`` (found
+corners, one seed offset, corrected truth): 22 -> 15 wrong of 8550 (7 -> 4 false tiles, 15 -> 11
+missed). Tried and dropped: peers
+compared by face colour rather than the cell's mean (45 / 48, no better), lightness counted a
+quarter in the face-colour likeness too (51 / 54), a likeness to the nearest tiles and letterless
+cells within three squares (worse: 13 -> 18 for one seed offset, before the errata), a hairline
+blob (one pixel thick) chosen as the letter only when nothing thicker is there (39 -> 40 / 51 ->
+49, before the errata: noise).
 """
 
 from __future__ import annotations
@@ -109,8 +124,11 @@ is as thick (two false tiles on one board). Leave-one-source-out with found corn
 wrong cells of 8550 (13 -> 11 false tiles, 26 missed)."""
 FRAME_FILL = 0.25
 """Nor is a blob longer than a letter that fills less than this of its box: a tile's outline."""
-CENTRAL_OFFSET = 0.45
-"""A tile's letter is centred within this much of a cell of its square's centre."""
+CENTRAL_OFFSET = 0.5
+"""A tile's letter is centred within this much of a cell of its square's centre. Was 0.45: a K on
+a tile pushed half a cell off its square (0.47) was then no letter, and its biggest central blob a
+tile's edge (missed with the truth corners). 0.5 with :data:`PEER_LIGHTNESS_WEIGHT` 0.25, scratch
+run of occupancy alone, three seed offsets summed, corrected truth: see the module docstring."""
 CENTRE = SIZE * SIZE // 2
 """Row-major index of the centre square (H8), the one with a printed star."""
 STAR_SELF_MATCH = 0.6
@@ -269,9 +287,13 @@ def _body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray)
     return ((to_plain - to_tile) / (to_plain + to_tile + 1e-6)).astype(np.float32)
 
 
-PEER_LIGHTNESS_WEIGHT = 0.5
-"""Lightness counts half as much as colour between peers: they lie on different sides of the board,
-in different light (the corners of a photo are darker), while a tile's colour is its own."""
+PEER_LIGHTNESS_WEIGHT = 0.25
+"""Lightness counts a quarter as much as colour between peers: they lie on different sides of the
+board, in different light (the corners of a photo are darker), while a tile's colour is its own.
+Was a half: on a board full of tiles an empty plain square's one empty peer lay across the board
+in other light, and its lightness made it look more like the tiles (peer-likeness 0.6-0.8, as
+high as the blanks'). A quarter found more blanks on plain and triple-word squares; a tenth as
+many but more false tiles (see the module docstring)."""
 
 
 @cache

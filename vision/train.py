@@ -52,7 +52,7 @@ from vision.classify import (
     turn_features,
 )
 from vision.cnn import Cnn
-from vision.eval_reading import load_errata, tile_set_for
+from vision.eval_reading import ERRATA, load_errata, tile_set_for
 from vision.image import load_image
 from vision.occupancy import OccupancyModel, cell_features, game_rules
 from vision.reading import DEFAULT_CONFIG, ReadConfig
@@ -549,6 +549,8 @@ def training_key(photos: Path, settings: TrainingSettings) -> str:
     for name in ("train.py", "classify.py", "occupancy.py", "tileface.py", "render.py",
                  "rectify.py", "truth.py"):
         digest.update((here / name).read_bytes())
+    # The errata correct the occupancy labels (load_real_boards), so they are training data too.
+    digest.update(ERRATA.read_bytes() if ERRATA.exists() else b"")
     for photo in photos_with_truth(photos):
         digest.update(photo.name.encode())
         for sidecar in sorted(photo.parent.glob(photo.name + "*.txt")):
