@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from referee.tiles import load_tile_set
+from vision import classify
 from vision.classify import (
     Mlp,
     TileClassifier,
@@ -73,6 +74,24 @@ def test_a_blank_face_is_read_as_blank() -> None:
     assert find_glyph(ink) is None
     guess = TileClassifier.load().classify([_pad(face)], ENGLISH.letters)[0]
     assert guess.letter == "?"
+
+
+def test_a_faint_crop_is_a_blank_and_a_printed_letter_is_not(monkeypatch) -> None:
+    """Blank faces with grain and bevels filling their crops (their faint texture, stretched to
+    full ink, has letter-like blobs): read as blanks because no ink is much darker than the
+    face. Without that prior most are read as letters; lettered faces lose nothing to it."""
+    classifier = TileClassifier.load()
+    # Faces filling their crops, as a tile a little larger than its square is cut.
+    blanks = [render_tile_face("A", value=None, size=56, blank=True,
+                               rng=np.random.default_rng(seed)) for seed in range(40)]
+    lettered = [_pad(_face(letter, 0, seed=500 + i, font_index=i))
+                for i, letter in enumerate(ENGLISH.letters * 2)]
+    with_prior = classifier.classify(blanks + lettered, ENGLISH.letters)
+    monkeypatch.setattr(classify, "FAINT_ODDS", 1.0)
+    without = classifier.classify(blanks + lettered, ENGLISH.letters)
+    assert sum(g.letter == "?" for g in with_prior[:40]) >= 38
+    assert sum(g.letter == "?" for g in without[:40]) <= 20
+    assert [g.letter for g in with_prior[40:]] == [g.letter for g in without[40:]]
 
 
 def test_the_digit_direction_turns_with_the_tile() -> None:
