@@ -278,9 +278,16 @@ def ink_maps(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
     face; dividing by the centre's own contrast cancels the light. All crops at once: one
     percentile call.
     """
+    return ink_and_levels(crops)[0]
+
+
+def ink_and_levels(crops: list[np.ndarray] | np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`ink_maps` with each crop's face and dark levels (grey values, :func:`ink_of_gray`),
+    for a reader that also asks how much darker than its face a crop's ink is."""
     if len(crops) == 0:
-        return np.zeros((0, WORK_PX, WORK_PX), np.float32)
-    return ink_of_gray(_gray_levels(crops))[0]
+        return np.zeros((0, WORK_PX, WORK_PX), np.float32), np.zeros(0), np.zeros(0)
+    return ink_of_gray(_gray_levels(crops))
 
 
 def gray_stack(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -563,10 +570,7 @@ class TileClassifier:
         tile (:func:`vision.read.read_rectified` reads it again from shifted crops) before the
         board's rotations weigh in once, over every tile.
         """
-        if len(crops) == 0:
-            inks, face, dark = np.zeros((0, WORK_PX, WORK_PX), np.float32), np.zeros(0), np.zeros(0)
-        else:
-            inks, face, dark = ink_of_gray(_gray_levels(crops))
+        inks, face, dark = ink_and_levels(crops)
         features, boxes = features_and_boxes(inks)
         turned = turn_features(features).reshape(-1, features.shape[1])
         allowed = self.allowed(letters)
@@ -683,6 +687,7 @@ __all__ = [
     "turn_features",
     "turned_features",
     "gray_stack",
+    "ink_and_levels",
     "ink_maps",
     "ink_of_gray",
 ]

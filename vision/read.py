@@ -205,10 +205,8 @@ def follow_letters(board: RectifiedBoard, cells: list[tuple[int, int]], crops: l
     # others, and their sharpness is measured in one call (a blank found on a corner square,
     # its tile's side taken for a letter below it, crashed the reading).
     grow = int(round(CROP_PAD * board.cell_px))
-    size = board.image.shape[0]
-    for j, cell in enumerate(far):
-        x0, y0, x1, y1 = board.cell_box(*cells[cell])
-        moved[j] = np.clip(moved[j], (grow - x0, grow - y0), (size - x1 - grow, size - y1 - grow))
+    boxes = np.array([board.cell_box(*cells[i]) for i in far])
+    moved = np.clip(moved, grow - boxes[:, :2], board.image.shape[0] - grow - boxes[:, 2:])
     followed = [board.cell_image(*cells[i], pad=CROP_PAD, shift=(int(dx), int(dy)))
                 for i, (dx, dy) in zip(far, moved, strict=True)]
     looks = classifier.tile_probabilities(followed, letters)
