@@ -13,7 +13,8 @@ Our time is ``read_board`` from the decoded image to the reading (rectify, occup
 warnings; board finding excluded: ``tileref eval --stage corners`` times that), the median of
 repeats, on one thread (OpenCV's and BLAS's, see ``bench``). The baseline is Tesseract (``--psm
 10``, one call per tile the truth has, the same crop, no rotation known). Accuracy is letters
-right on the truth's tiles.
+right on the truth's tiles, the truth corrected by ``bench/truth_errata.csv`` as ``tileref eval``
+scores it (a blank the truth left out is a tile, a covered cell is not scored).
 Speed is given per photo, per tile and as a ratio: absolute milliseconds on a shared machine
 are not comparable between runs, ratios are. Last, the end-to-end time the goal names: every
 truth photo scaled to 1600 px, its board found and read with no corners given.
@@ -37,12 +38,12 @@ from referee.cells import Cell, Seat
 from referee.tiles import load_tile_set
 from vision.classify import BLANK, CROP_PAD
 from vision.errors import VisionError
-from vision.eval_reading import tile_set_for
+from vision.eval_reading import Errata, corrected_grid, load_errata, tile_set_for
 from vision.image import load_image
 from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG
 from vision.rectify import rectify
-from vision.truth import DEV_PHOTOS, photos_with_truth, read_truth
+from vision.truth import DEV_PHOTOS, PhotoTruth, photos_with_truth, read_truth
 
 PHOTOS = DEV_PHOTOS
 REAL = (
@@ -61,9 +62,12 @@ class Case:
     name: str
     image: np.ndarray
     corners: np.ndarray
-    truth: dict[Cell, tuple[str, int | None]]  # letter ("?" blank) and rotation (None: unknown)
+    truth: dict[Cell, tuple[str | None, int | None]]
+    """Every tile: its letter ("?" a blank, None a tile whose letter is unknown) and rotation
+    (None: unknown)."""
     tiles: str
     models: Any = None  # (occupancy, classifier) or None for the committed ones
+    unscored: frozenset[Cell] = frozenset()  # cells the corrected truth does not score
 
 
 @dataclass
@@ -96,7 +100,7 @@ def render_cases() -> list[Case]:
         tiles = random_position(np.random.default_rng(seed), words=14, seats=list(Seat))
         options = RenderOptions.random(np.random.default_rng(seed), glare=0.0, hand=False)
         photo = render_board_photo(tiles, seed=seed, width=1600, height=1200, options=options)
-        truth: dict[Cell, tuple[str, int | None]] = {
+        truth: dict[Cell, tuple[str | None, int | None]] = {
             cell: (BLANK if tile.blank else tile.letter, tile.rotation or 0)
             for cell, tile in tiles.items()}
         cases.append(Case(f"render seed {seed}", photo.image, photo.corners, truth, "english"))
@@ -109,19 +113,30 @@ def real_cases() -> list[Case]:
     photos = [PHOTOS / name for name in REAL if (PHOTOS / name).exists()]
     truths = [read_truth(photo) for photo in photos]
     models = loso_models({truth.source for truth in truths}) if truths else {}
+    errata = load_errata()
     cases = []
     for photo, truth in zip(photos, truths, strict=True):
-        cells = {}
-        for row in range(15):
-            for col in range(15):
-                want = truth.grid[row][col]
-                if want.letter is None or (want.letter == "?" and not want.blank):
-                    continue
-                letter = BLANK if want.blank else want.letter
-                cells[Cell(col, row)] = (letter, want.rotation if truth.has_rotations else None)
+        cells, unscored = truth_cells(truth, errata)
         cases.append(Case(photo.name[:40], load_image(photo), np.array(truth.corners, float),
-                          cells, tile_set_for(truth), models[truth.source]))
+                          cells, tile_set_for(truth), models[truth.source], unscored))
     return cases
+
+
+def truth_cells(truth: PhotoTruth, errata: Errata
+                ) -> tuple[dict[Cell, tuple[str | None, int | None]], frozenset[Cell]]:
+    """A truth photo's tiles as :attr:`Case.truth`, and the cells not scored, after its errata
+    (a blank the truth left out is a tile; a cell under a sticky note is not scored)."""
+    cells: dict[Cell, tuple[str | None, int | None]] = {}
+    unscored = set()
+    for row, wants in enumerate(corrected_grid(truth, errata.get(truth.photo.name, {}))):
+        for col, want in enumerate(wants):
+            if want is None:
+                unscored.add(Cell(col, row))
+            elif want.letter is not None:
+                unknown = want.letter == "?" and not want.blank
+                letter = None if unknown else BLANK if want.blank else want.letter
+                cells[Cell(col, row)] = (letter, want.rotation if truth.has_rotations else None)
+    return cells, frozenset(unscored)
 
 
 def measure(cases: list[Case]) -> Figures:
@@ -139,9 +154,10 @@ def measure(cases: list[Case]) -> Figures:
         figures.ours_ms.append(_median_ms(ours))
         read = {Cell.parse(r.cell): r for r in reading.cells}
         figures.photos += 1
-        figures.tiles += len(case.truth)
-        figures.occupancy_errors += len(set(read) ^ set(case.truth))
-        for cell, (letter, rotation) in case.truth.items():
+        known = {cell: want for cell, want in case.truth.items() if want[0] is not None}
+        figures.tiles += len(known)
+        figures.occupancy_errors += len((set(read) ^ set(case.truth)) - case.unscored)
+        for cell, (letter, rotation) in known.items():
             got = read.get(cell)
             if got is None:
                 continue
@@ -153,7 +169,7 @@ def measure(cases: list[Case]) -> Figures:
                         margin_cells=DEFAULT_CONFIG.margin_cells,
                         tile_lift=DEFAULT_CONFIG.tile_lift)
         letters = load_tile_set(case.tiles).letters
-        for cell, (letter, _) in case.truth.items():
+        for cell, (letter, _) in known.items():
             crop = board.cell_image(cell.col, cell.row, pad=CROP_PAD)
             started = time.perf_counter()
             answer = read_letter(crop, letters)

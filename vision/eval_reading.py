@@ -74,6 +74,15 @@ def load_errata(path: Path = ERRATA) -> Errata:
     return errata
 
 
+def corrected_grid(truth: PhotoTruth, corrections: dict[tuple[int, int], TruthCell | None]
+                   ) -> list[list[TruthCell | None]]:
+    """The truth grid ([row][col]) with one photo's errata applied; None marks a cell not scored."""
+    grid: list[list[TruthCell | None]] = [list(cells) for cells in truth.grid]
+    for (col, row), cell in corrections.items():
+        grid[row][col] = cell
+    return grid
+
+
 @dataclass
 class ReadingRow:
     photo: str
@@ -205,10 +214,7 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
     row.rotations_scored, row.rotation_errors = plain.rotations_scored, plain.rotation_errors
     row.confusions = plain.confusions
     corrections = (load_errata() if errata is None else errata).get(photo.name, {})
-    grid: list[list[TruthCell | None]] = [list(cells) for cells in truth.grid]
-    for (col, r), cell in corrections.items():
-        grid[r][col] = cell
-    corrected = _score(grid, read_cells)
+    corrected = _score(corrected_grid(truth, corrections), read_cells)
     row.errata = len(corrections)
     row.corrected_false_tiles = corrected.false_tiles
     row.corrected_missed_tiles = corrected.missed_tiles
@@ -342,5 +348,5 @@ def run_reading_eval(folder: Path, csv_path: Path | None = None, *,
     return 0
 
 
-__all__ = ["ERRATA", "ReadingRow", "errata_entries", "evaluate_photo", "evaluate_reading",
-           "load_errata", "print_table", "run_reading_eval", "write_csv"]
+__all__ = ["ERRATA", "ReadingRow", "corrected_grid", "errata_entries", "evaluate_photo",
+           "evaluate_reading", "load_errata", "print_table", "run_reading_eval", "write_csv"]

@@ -1,0 +1,59 @@
+"""`make bench` scores real photos against the same corrected truth as `tileref eval`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.bench_reading import truth_cells
+from referee.cells import Cell
+from vision.classify import BLANK
+from vision.eval_reading import load_errata
+from vision.truth import DEV_PHOTOS, read_truth
+
+JHEIDEL = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg"
+STICKY = DEV_PHOTOS / ("ssetser1__ScrabbleDetectorProject__TestTest_jpg.rf."
+                       "7f8659c721716645f9afd5725f733868.jpg")
+UNKNOWN = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_164039.jpg"
+
+
+def _needs(photo: Path) -> None:
+    if not photo.with_name(photo.name + ".txt").exists():
+        pytest.fail(f"{photo.name} and its truth are missing from {DEV_PHOTOS}")
+
+
+def test_blanks_the_truth_left_out_are_tiles_to_the_bench() -> None:
+    _needs(JHEIDEL)
+    truth = read_truth(JHEIDEL)
+    plain, _ = truth_cells(truth, {})
+    corrected, unscored = truth_cells(truth, load_errata())
+    for name in ("O10", "O15"):
+        cell = Cell.parse(name)
+        assert cell not in plain
+        assert corrected[cell][0] == BLANK
+    assert not unscored
+    # Everything else is the truth file's own.
+    assert {cell: want for cell, want in corrected.items() if cell not in plain} == {
+        Cell.parse("O10"): corrected[Cell.parse("O10")],
+        Cell.parse("O15"): corrected[Cell.parse("O15")]}
+
+
+def test_covered_cells_are_not_scored() -> None:
+    _needs(STICKY)
+    cells, unscored = truth_cells(read_truth(STICKY), load_errata())
+    covered = {Cell.parse("L1"), Cell.parse("M1")}
+    assert covered <= unscored
+    assert not covered & set(cells)
+
+
+def test_a_tile_whose_letter_is_unknown_counts_for_occupancy_only() -> None:
+    # A '?' the errata leave alone is a tile whose letter is not scored (None), as in tileref eval.
+    _needs(UNKNOWN)
+    truth = read_truth(UNKNOWN)
+    cells, unscored = truth_cells(truth, load_errata())
+    question_marks = {Cell(col, row) for row, wants in enumerate(truth.grid)
+                      for col, want in enumerate(wants) if want.letter == "?" and not want.blank}
+    assert len(question_marks) == 2
+    assert {cell for cell, (letter, _) in cells.items() if letter is None} == question_marks
+    assert not unscored
