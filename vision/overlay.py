@@ -2,7 +2,8 @@
 
 A person checks a reading at a glance this way: a grid line off by half a cell, a letter in red
 (low confidence) or an arrow pointing the wrong way is obvious on the photo itself, where the
-board text would need counting. Colours: green sure, orange doubtful, red unsure.
+board text would need counting. Colours: green sure, orange doubtful, red unsure; an empty
+square a warning names (glare or shadow that may hide a tile, a possible blank) is boxed orange.
 """
 
 from __future__ import annotations
@@ -71,6 +72,12 @@ def draw_overlay(image: np.ndarray, reading: BoardReading) -> np.ndarray:
                  [cell.col, cell.row + 1]], dtype=np.float64))
             cv2.polylines(canvas, [box.astype(np.int32)], True, UNSURE_BGR, thickness,
                           cv2.LINE_AA)
+    for name in reading.warned_empty_cells():
+        cell = Cell.parse(name)
+        low, high = 0.15, 0.85  # inside the square, apart from its grid lines
+        box = _to_photo(homography, np.array(
+            [[low, low], [high, low], [high, high], [low, high]]) + [cell.col, cell.row])
+        cv2.polylines(canvas, [box.astype(np.int32)], True, DOUBT_BGR, thickness, cv2.LINE_AA)
     return canvas
 
 

@@ -8,6 +8,7 @@ thresholds every reading stage shares live in :class:`ReadConfig`, so tuning is 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from referee.boardtext import Tile, format_board_text, rotate_tiles
@@ -76,6 +77,7 @@ class ReadConfig:
     margin_cells: float = 0.5
     tile_lift: float = 0.15
     occupancy_threshold: float = 0.5
+    unsure_empty_above: float = 0.15  # an empty cell at least this likely a tile is named
     low_confidence: float = 0.6
     ocr_second_opinion: bool = False
     ocr_below: float = 0.5
@@ -161,6 +163,14 @@ class BoardReading:
     def to_json_text(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False)
 
+    def warned_empty_cells(self) -> list[str]:
+        """Cells read as empty that a warning names (glare or shadow that may hide a tile, a cell
+        that might hold one), in the order named: where a person should look again."""
+        read = {reading.cell for reading in self.cells}
+        named = (match.group() for warning in self.warnings
+                 for match in _CELL_NAME.finditer(warning))
+        return [name for name in dict.fromkeys(named) if name not in read]
+
     def turned(self, quarter_turns: int) -> BoardReading:
         """The same reading with the board turned clockwise (cells move, rotations follow).
 
@@ -173,11 +183,7 @@ class BoardReading:
                              quarter_turns)
         cells = []
         for reading in self.cells:
-            old = Cell.parse(reading.cell)
-            col, row = old.col, old.row
-            for _ in range(quarter_turns):
-                col, row = 14 - row, col
-            new = Cell(col, row)
+            new = _turned_cell(Cell.parse(reading.cell), quarter_turns)
             cells.append(
                 CellReading(
                     cell=new.name,
@@ -185,13 +191,32 @@ class BoardReading:
                     rotation=moved[new].rotation or 0,
                     confidence=reading.confidence,
                     blank=reading.blank,
-                    warnings=reading.warnings,
+                    warnings=_turned_warnings(reading.warnings, quarter_turns),
                 )
             )
         cells.sort(key=lambda r: (Cell.parse(r.cell).row, Cell.parse(r.cell).col))
         # Turning the view clockwise by k: the new top-left is the old corner k places earlier.
         corners = tuple(self.corners[(i - quarter_turns) % 4] for i in range(4))
-        return BoardReading(tuple(cells), corners, self.warnings, dict(self.timings_ms))
+        return BoardReading(tuple(cells), corners,
+                            _turned_warnings(self.warnings, quarter_turns), dict(self.timings_ms))
+
+
+_CELL_NAME = re.compile(r"\b[A-O](?:1[0-5]|[1-9])\b")
+"""A cell's name inside a warning ("glare over K3"); a lone letter ("maybe E") is none."""
+
+
+def _turned_cell(cell: Cell, quarter_turns: int) -> Cell:
+    col, row = cell.col, cell.row
+    for _ in range(quarter_turns % 4):
+        col, row = 14 - row, col
+    return Cell(col, row)
+
+
+def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str, ...]:
+    """Warnings naming the cells of the turned view: "glare over K3" must point at the tile the
+    turned board shows there, not at the square that had that name before the turn."""
+    return tuple(_CELL_NAME.sub(lambda m: _turned_cell(Cell.parse(m.group()), quarter_turns).name,
+                                warning) for warning in warnings)
 
 
 __all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "BoardReading", "CellReading", "ReadConfig"]

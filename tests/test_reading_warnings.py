@@ -1,0 +1,87 @@
+"""Warnings name the right cells: after the view is turned, and for tiles read as empty."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from referee.boardtext import Tile
+from referee.cells import Cell
+from vision.occupancy import OccupancyModel
+from vision.overlay import DOUBT_BGR, draw_overlay
+from vision.read import read_board
+from vision.reading import BoardReading, CellReading
+from vision.rectify import RectifiedBoard
+from vision.render import RenderOptions, render_board_photo
+
+
+def test_turning_a_reading_renames_the_cells_its_warnings_name() -> None:
+    # South "auto" turns a sideways dispute photo upright: "glare over K3" has to follow the tile
+    # to its new name, or the player is sent to the wrong square.
+    k3 = CellReading(cell="K3", letter="B", rotation=0, confidence=0.4,
+                     warnings=("glare over K3", "unsure of the letter on K3 (B, maybe E)"))
+    reading = BoardReading((k3,), ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)),
+                           ("glare over K3", "unsure of the letter on K3 (B, maybe E)",
+                            "shadow over A1 (may hide a tile)", "unsure whether O15 holds a tile "
+                            "(read as empty)"))
+    turned = reading.turned(1)
+    (cell,) = turned.cells
+    assert cell.cell == "M11"  # column K, row 3 -> column 15 - 3 = M, row K = 11
+    assert cell.warnings == ("glare over M11", "unsure of the letter on M11 (B, maybe E)")
+    assert turned.warnings == ("glare over M11", "unsure of the letter on M11 (B, maybe E)",
+                               "shadow over O1 (may hide a tile)",
+                               "unsure whether A15 holds a tile (read as empty)")
+    # Four quarter turns are the reading itself.
+    again = turned.turned(1).turned(1).turned(1)
+    assert again.warnings == reading.warnings
+    assert again.cells[0].warnings == k3.warnings
+
+
+class _DoubtingOccupancy:
+    """The committed occupancy model, less sure of two empty squares than it is."""
+
+    def __init__(self, doubts: dict[Cell, float]) -> None:
+        self.model = OccupancyModel.load()
+        self.doubts = doubts
+
+    def tile_probability(self, board: RectifiedBoard) -> np.ndarray:
+        probability = self.model.tile_probability(board)
+        for cell, p in self.doubts.items():
+            probability[cell.row, cell.col] = p
+        return probability
+
+
+def test_an_empty_cell_that_might_hold_a_tile_is_named() -> None:
+    # A blank missed by occupancy looks like this: no letter, a tile's face, a probability under
+    # one half. The reading keeps it empty but says so, rather than change a word silently.
+    tiles = {Cell(col, 7): Tile(letter, False, None)
+             for col, letter in zip(range(5, 10), "HOUSE", strict=True)}
+    photo = render_board_photo(tiles, seed=5, width=1600, height=1200,
+                               options=RenderOptions.clean())
+    doubts = {Cell.parse("C3"): 0.3, Cell.parse("M12"): 0.1}
+    reading = read_board(photo.image, corners=photo.corners,
+                         occupancy=_DoubtingOccupancy(doubts))  # type: ignore[arg-type]
+    assert "".join(r.letter for r in reading.cells) == "HOUSE"
+    unsure = [w for w in reading.warnings if w.startswith("unsure whether")]
+    assert unsure == ["unsure whether C3 holds a tile (read as empty)"]
+
+
+def test_the_overlay_boxes_the_empty_cells_warnings_name() -> None:
+    corners = ((100.0, 100.0), (850.0, 100.0), (850.0, 850.0), (100.0, 850.0))  # 50 px cells
+    h8 = CellReading(cell="H8", letter="A", rotation=0, confidence=0.95,
+                     warnings=("glare over H8",))
+    warned = BoardReading((h8,), corners, ("glare over H8", "glare over C3 (may hide a tile)",
+                                           "unsure whether M12 holds a tile (read as empty)"))
+    assert warned.warned_empty_cells() == ["C3", "M12"]
+    plain = BoardReading((h8,), corners, ("glare over H8",))
+    assert plain.warned_empty_cells() == []
+    photo = np.full((950, 950, 3), 255, np.uint8)
+
+    def doubt_pixels(reading: BoardReading, cell: Cell) -> int:
+        drawn = draw_overlay(photo, reading)
+        x0, y0 = 100 + 50 * cell.col, 100 + 50 * cell.row
+        inside = drawn[y0 + 3:y0 + 47, x0 + 3:x0 + 47].reshape(-1, 3)
+        return int(np.all(np.abs(inside.astype(int) - DOUBT_BGR) < 40, axis=1).sum())
+
+    for name in ("C3", "M12"):
+        assert doubt_pixels(warned, Cell.parse(name)) > 50
+        assert doubt_pixels(plain, Cell.parse(name)) == 0
