@@ -23,7 +23,14 @@ from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
 from vision.occupancy import OccupancyModel
 from vision.probabilities import pooled
-from vision.reading import DEFAULT_CONFIG, BoardReading, CellReading, ReadConfig
+from vision.reading import (
+    DEFAULT_CONFIG,
+    MAY_HIDE_A_TILE,
+    UNSURE_WHETHER,
+    BoardReading,
+    CellReading,
+    ReadConfig,
+)
 from vision.rectify import SIZE, RectifiedBoard, check_corners, rectify
 from vision.tilecentre import letter_offsets
 
@@ -315,7 +322,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         if (col, row) in occupied_cells:
             continue
         doubtful = probability[row, col] >= config.occupancy_threshold / 4
-        warnings.extend(w + " (may hide a tile)" if doubtful or w.startswith("glare") else w
+        warnings.extend(w + MAY_HIDE_A_TILE if doubtful or w.startswith("glare") else w
                         for w in cell_warnings)
     warnings.extend(_unsure_empty(probability, occupied_cells | set(light), config))
     quad = np.asarray(corners, dtype=float).reshape(4, 2)
@@ -330,12 +337,13 @@ def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
     shadow).
 
     Why: the tiles occupancy misses are blanks (no letter, only a face the colour of a tile), and
-    a missed blank silently changes a word. On the 38 truth photos (``tileref eval``'s
-    leave-one-source-out models, found corners) 11 tiles were read as empty; 7 of them lie at
-    0.15-0.5, with 23 empty cells (under one a photo). At 0.1: 8 and 34; at 0.2: 4 and 15. Chosen
-    on those photos, so not a leave-one-source-out figure.
+    a missed blank silently changes a word. On the 38 truth photos, read as ``tileref eval``
+    reads them (leave-one-source-out models, found corners), 11 tiles were read as empty; this
+    names 7 of them, and 26 empty cells (9 on one dim photo, none on 29 of the 38). Thresholds of
+    0.1 and 0.2 (occupancy alone, same models) named 8 and 4 missed tiles, 34 and 15 empty cells.
+    Chosen on those photos, so not a leave-one-source-out figure.
     """
-    return [f"unsure whether {Cell(col, row).name} holds a tile (read as empty)"
+    return [f"{UNSURE_WHETHER} {Cell(col, row).name} holds a tile (read as empty)"
             for row in range(SIZE) for col in range(SIZE)
             if (col, row) not in named
             and config.unsure_empty_above <= probability[row, col] < config.occupancy_threshold]

@@ -164,10 +164,11 @@ class BoardReading:
         return json.dumps(self.to_json(), ensure_ascii=False)
 
     def warned_empty_cells(self) -> list[str]:
-        """Cells read as empty that a warning names (glare or shadow that may hide a tile, a cell
-        that might hold one), in the order named: where a person should look again."""
+        """Cells read as empty that a warning says may hold a tile (glare or shadow that may hide
+        one, a possible blank), in the order named: where a person should look again."""
         read = {reading.cell for reading in self.cells}
         named = (match.group() for warning in self.warnings
+                 if warning.endswith(MAY_HIDE_A_TILE) or warning.startswith(UNSURE_WHETHER)
                  for match in _CELL_NAME.finditer(warning))
         return [name for name in dict.fromkeys(named) if name not in read]
 
@@ -201,6 +202,11 @@ class BoardReading:
                             _turned_warnings(self.warnings, quarter_turns), dict(self.timings_ms))
 
 
+MAY_HIDE_A_TILE = " (may hide a tile)"
+"""Ends a glare or shadow warning on a cell read as empty that might hold a tile."""
+UNSURE_WHETHER = "unsure whether"
+"""Starts the warning on a cell read as empty that the occupancy model half believed a tile."""
+
 _CELL_NAME = re.compile(r"\b[A-O](?:1[0-5]|[1-9])\b")
 """A cell's name inside a warning ("glare over K3"); a lone letter ("maybe E") is none."""
 
@@ -219,4 +225,5 @@ def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str
                                 warning) for warning in warnings)
 
 
-__all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "BoardReading", "CellReading", "ReadConfig"]
+__all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "UNSURE_WHETHER", "BoardReading",
+           "CellReading", "ReadConfig"]
