@@ -138,13 +138,8 @@ def format_board_text(tiles: Mapping[Cell, Tile], spaced: bool | None = None) ->
 
 def rotate_tiles(tiles: dict[Cell, Tile], quarter_turns: int) -> dict[Cell, Tile]:
     """Turn a whole position clockwise: cells move and every tile's rotation follows."""
-    turned: dict[Cell, Tile] = {}
-    for cell, tile in tiles.items():
-        col, row = cell.col, cell.row
-        for _ in range(quarter_turns % 4):
-            col, row = SIZE - 1 - row, col
-        turned[Cell(col, row)] = tile.rotated(quarter_turns)
-    return turned
+    return {cell.turned(quarter_turns): tile.rotated(quarter_turns)
+            for cell, tile in tiles.items()}
 
 
 __all__ = [

@@ -55,6 +55,13 @@ class Cell:
     def offset(self, dcol: int, drow: int) -> Cell:
         return Cell(self.col + dcol, self.row + drow)
 
+    def turned(self, quarter_turns: int) -> Cell:
+        """The same square once the board is turned ``quarter_turns`` clockwise (A1 -> O1)."""
+        col, row = self.col, self.row
+        for _ in range(quarter_turns % 4):
+            col, row = SIZE - 1 - row, col
+        return Cell(col, row)
+
     def neighbours(self) -> Iterator[Cell]:
         """The orthogonal neighbours that lie on the board."""
         for dcol, drow in ((0, -1), (1, 0), (0, 1), (-1, 0)):

@@ -184,7 +184,7 @@ class BoardReading:
                              quarter_turns)
         cells = []
         for reading in self.cells:
-            new = _turned_cell(Cell.parse(reading.cell), quarter_turns)
+            new = Cell.parse(reading.cell).turned(quarter_turns)
             cells.append(
                 CellReading(
                     cell=new.name,
@@ -211,17 +211,10 @@ _CELL_NAME = re.compile(r"\b[A-O](?:1[0-5]|[1-9])\b")
 """A cell's name inside a warning ("glare over K3"); a lone letter ("maybe E") is none."""
 
 
-def _turned_cell(cell: Cell, quarter_turns: int) -> Cell:
-    col, row = cell.col, cell.row
-    for _ in range(quarter_turns % 4):
-        col, row = 14 - row, col
-    return Cell(col, row)
-
-
 def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str, ...]:
     """Warnings naming the cells of the turned view: "glare over K3" must point at the tile the
     turned board shows there, not at the square that had that name before the turn."""
-    return tuple(_CELL_NAME.sub(lambda m: _turned_cell(Cell.parse(m.group()), quarter_turns).name,
+    return tuple(_CELL_NAME.sub(lambda m: Cell.parse(m.group()).turned(quarter_turns).name,
                                 warning) for warning in warnings)
 
 
