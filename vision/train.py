@@ -54,7 +54,7 @@ from vision.classify import (
 from vision.cnn import Cnn
 from vision.eval_reading import ERRATA, load_errata, tile_set_for
 from vision.image import load_image
-from vision.occupancy import OccupancyModel, cell_features, game_rules
+from vision.occupancy import OccupancyModel, cell_features, colour_blanks, game_rules
 from vision.reading import DEFAULT_CONFIG, ReadConfig
 from vision.rectify import rectify
 from vision.truth import DEV_PHOTOS, SIZE, photos_with_truth, read_truth
@@ -67,6 +67,7 @@ class RealBoard:
     photo: str
     source: str
     occupancy_features: np.ndarray  # (225, F)
+    colour_blanks: np.ndarray  # (225,) bool: occupancy.colour_blanks, a rule beside the model
     occupied: np.ndarray  # (225,) bool
     scored: np.ndarray  # (225,) bool: False where the photo does not show the cell (errata)
     crops: list[np.ndarray]
@@ -121,8 +122,10 @@ def load_real_boards(folder: Path, config: ReadConfig = DEFAULT_CONFIG) -> list[
                 else:
                     letters.append(cell.letter)
                 rotations.append(cell.rotation or 0)
-        boards.append(RealBoard(photo.name, photo_source(photo), cell_features(board), occupied,
-                                scored, crops, letters, rotations, tile_set_for(truth)))
+        features = cell_features(board)
+        boards.append(RealBoard(photo.name, photo_source(photo), features,
+                                colour_blanks(board, features), occupied, scored, crops, letters,
+                                rotations, tile_set_for(truth)))
     return boards
 
 
@@ -481,7 +484,8 @@ def evaluate(boards: list[RealBoard], render_x: np.ndarray, render_labels: list[
         occ_model = OccupancyModel(train_occupancy(train_boards))
         # Scored as the product decides: the model, then the rules of the game on top.
         occ_err = sum(int(((game_rules(b.occupancy_features,
-                                       occ_model.probability_of(b.occupancy_features))
+                                       occ_model.probability_of(b.occupancy_features),
+                                       b.colour_blanks)
                             .reshape(-1) >= DEFAULT_CONFIG.occupancy_threshold)
                            != b.occupied)[b.scored].sum()) for b in test_boards)
         cells = sum(int(b.scored.sum()) for b in test_boards)
