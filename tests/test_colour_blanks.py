@@ -12,7 +12,15 @@ from referee.layouts import load_layout
 from tests.test_occupancy import _always_empty_model
 from vision.eval_reading import corrected_grid, load_errata
 from vision.image import load_image
-from vision.occupancy import OccupancyModel, cell_features, colour_blanks
+from vision.occupancy import (
+    BLANK_PEER_SPREADS,
+    DOUBTFUL_PEER_SPREADS,
+    DOUBTFUL_TILE,
+    OccupancyModel,
+    cell_features,
+    colour_blanks,
+    game_rules,
+)
 from vision.reading import DEFAULT_CONFIG
 from vision.rectify import RectifiedBoard, rectify
 from vision.render import RenderOptions, random_position, render_board_photo
@@ -104,3 +112,20 @@ def test_an_empty_board_has_no_blanks_by_colour() -> None:
     board = _rectified(photo.image, photo.corners)
     assert not colour_blanks(board, cell_features(board)).any()
     assert not (OccupancyModel.load().tile_probability(board) >= 0.5).any()
+
+
+def test_colour_evidence_makes_a_blank_a_tile_and_half_of_it_a_doubt_the_reading_names() -> None:
+    # Half the evidence of a blank keeps a cell empty, at a probability the reader names
+    # ("unsure whether ... holds a tile"); the whole of it makes a tile.
+    (name, board, occupied, blanks), = [p for p in _truth_photos() if p[0] == WOODEN_BLANK_PHOTO]
+    features = cell_features(board)
+    doubtful, blank, plain = 0 * 15 + 0, 0 * 15 + 3, 14 * 15 + 14  # A1, D1, O15: empty here
+    assert not occupied[[doubtful, blank, plain]].any()
+    evidence = np.zeros(225)
+    evidence[doubtful] = (DOUBTFUL_PEER_SPREADS + BLANK_PEER_SPREADS) / 2
+    evidence[blank] = BLANK_PEER_SPREADS + 1
+    probability = game_rules(features, np.zeros(225), evidence).reshape(-1)
+    assert probability[doubtful] == DOUBTFUL_TILE
+    assert DEFAULT_CONFIG.unsure_empty_above <= DOUBTFUL_TILE < DEFAULT_CONFIG.occupancy_threshold
+    assert probability[blank] >= DEFAULT_CONFIG.occupancy_threshold
+    assert probability[plain] == 0

@@ -121,3 +121,21 @@ def test_wrong_cells_are_named_against_the_corrected_truth(tmp_path, capsys) -> 
     print_table([row])
     printed = capsys.readouterr().out
     assert "wrong cells" in printed and "A1 -tile; E8 X>R" in printed
+
+
+def test_the_warnings_that_name_a_square_are_scored_against_the_corrected_truth(tmp_path) -> None:
+    # Doubt two empty squares (the reader names both "unsure whether ... holds a tile") and
+    # claim a blank on one of them: one warning found a missed tile, the other sent the players
+    # to an empty square.
+    from tests.test_reading_warnings import _DoubtingOccupancy
+    from vision.classify import TileClassifier
+
+    path = _render_folder(tmp_path)
+    doubting = _DoubtingOccupancy({Cell.parse("A1"): 0.3, Cell.parse("C3"): 0.3})
+    models = (doubting, TileClassifier.load())
+    plain = evaluate_photo(path, given_corners=True, models=models, errata={})
+    assert (plain.missed_named, plain.empty_named) == (0, 2)
+    errata = {path.name: {(0, 0): TruthCell("?", blank=True)}}
+    row = evaluate_photo(path, given_corners=True, models=models, errata=errata)
+    assert (row.missed_named, row.empty_named) == (1, 1)
+    assert row.corrected_missed_tiles == plain.corrected_missed_tiles + 1

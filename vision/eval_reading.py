@@ -104,6 +104,11 @@ class ReadingRow:
     corrected_missed_tiles: int = 0
     corrected_letters_scored: int = 0
     corrected_letter_errors: int = 0
+    missed_named: int = 0
+    """Tiles of the corrected truth read as empty that a warning names (a square to look at
+    again: "unsure whether O10 holds a tile", glare that may hide one)."""
+    empty_named: int = 0
+    """Empty squares of the corrected truth that a warning names so: the warnings' noise."""
     mistakes: str = ""
     """The wrong cells against the corrected truth, in the truth's orientation: ``C6 Q>R`` (a
     letter), ``H8 +tile`` (a false tile), ``O15 -tile`` (a missed one), ``D4 Q 0>90`` (a
@@ -214,13 +219,21 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
     row.rotations_scored, row.rotation_errors = plain.rotations_scored, plain.rotation_errors
     row.confusions = plain.confusions
     corrections = (load_errata() if errata is None else errata).get(photo.name, {})
-    corrected = _score(corrected_grid(truth, corrections), read_cells)
+    grid = corrected_grid(truth, corrections)
+    corrected = _score(grid, read_cells)
     row.errata = len(corrections)
     row.corrected_false_tiles = corrected.false_tiles
     row.corrected_missed_tiles = corrected.missed_tiles
     row.corrected_letters_scored = corrected.letters_scored
     row.corrected_letter_errors = corrected.letter_errors
     row.mistakes = "; ".join(corrected.mistakes)
+    for name in turned.warned_empty_cells():
+        cell = Cell.parse(name)
+        want = grid[cell.row][cell.col]
+        if want is not None and want.letter is not None:
+            row.missed_named += 1
+        elif want is not None:
+            row.empty_named += 1
     return row
 
 
@@ -283,16 +296,22 @@ def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False) ->
     print(f"letters: {scored - letter_errors}/{scored} right "
           f"({_pct(scored - letter_errors, scored)})", file=out)
     fixed = [r for r in found if r.errata]
+    c_missed = sum(r.corrected_missed_tiles for r in found)
     if fixed:
         # The same readings against the truth with the cells of bench/truth_errata.csv corrected.
         c_false = sum(r.corrected_false_tiles for r in found)
-        c_missed = sum(r.corrected_missed_tiles for r in found)
         c_scored = sum(r.corrected_letters_scored for r in found)
         c_right = c_scored - sum(r.corrected_letter_errors for r in found)
         print(f"with {sum(r.errata for r in fixed)} truth cells of {len(fixed)} photos corrected "
               f"({ERRATA.name}, each checked by eye): occupancy {c_false + c_missed} wrong "
               f"({c_false} false tiles, {c_missed} missed), letters {c_right}/{c_scored} right",
               file=out)
+    # Where a tile was read as empty, did a warning send the players to look? And how often
+    # does one send them to an empty square?
+    noisy = [r for r in found if r.empty_named]
+    print(f"warnings name {sum(r.missed_named for r in found)} of the {c_missed} tiles read as "
+          f"empty (corrected truth), and {sum(r.empty_named for r in noisy)} empty squares on "
+          f"{len(noisy)} of {len(found)} photos", file=out)
     english = [r for r in found if r.tile_set == "english"]
     en_scored = sum(r.letters_scored for r in english)
     en_right = en_scored - sum(r.letter_errors for r in english)

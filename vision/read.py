@@ -341,7 +341,10 @@ def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
     reads them (leave-one-source-out models, found corners), 11 tiles were read as empty; this
     names 7 of them, and 26 empty cells (9 on one dim photo, none on 29 of the 38). Thresholds of
     0.1 and 0.2 (occupancy alone, same models) named 8 and 4 missed tiles, 34 and 15 empty cells.
-    Chosen on those photos, so not a leave-one-source-out figure.
+    Chosen on those photos, so not a leave-one-source-out figure. ``tileref eval`` now prints
+    what the warnings name; since blanks are also told by colour (a whole blank's evidence makes
+    a tile, half of it a doubt: :data:`vision.occupancy.DOUBTFUL_PEER_SPREADS`), 6 of the 8
+    tiles still read as empty, and 25 empty squares on 9 of the 38 photos.
     """
     return [f"{UNSURE_WHETHER} {Cell(col, row).name} holds a tile (read as empty)"
             for row in range(SIZE) for col in range(SIZE)
