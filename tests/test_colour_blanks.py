@@ -1,4 +1,5 @@
-"""Blanks told by colour (vision.occupancy.colour_blanks): on every truth photo and on renders."""
+"""Blanks and squares told by colour (vision.occupancy.colour_evidence): on every truth photo
+and on renders."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from vision.occupancy import (
     BLANK_PEER_SPREADS,
     DOUBTFUL_PEER_SPREADS,
     DOUBTFUL_TILE,
+    ColourEvidence,
     OccupancyModel,
     cell_features,
     colour_blanks,
+    colour_evidence,
     game_rules,
 )
 from vision.reading import DEFAULT_CONFIG
@@ -124,8 +127,50 @@ def test_colour_evidence_makes_a_blank_a_tile_and_half_of_it_a_doubt_the_reading
     evidence = np.zeros(225)
     evidence[doubtful] = (DOUBTFUL_PEER_SPREADS + BLANK_PEER_SPREADS) / 2
     evidence[blank] = BLANK_PEER_SPREADS + 1
-    probability = game_rules(features, np.zeros(225), evidence).reshape(-1)
+    colour = ColourEvidence(evidence, np.zeros(225, bool))
+    probability = game_rules(features, np.zeros(225), colour).reshape(-1)
     assert probability[doubtful] == DOUBTFUL_TILE
     assert DEFAULT_CONFIG.unsure_empty_above <= DOUBTFUL_TILE < DEFAULT_CONFIG.occupancy_threshold
     assert probability[blank] >= DEFAULT_CONFIG.occupancy_threshold
     assert probability[plain] == 0
+
+
+def test_no_tile_of_any_truth_photo_is_taken_for_a_square_by_colour() -> None:
+    # A face far from the tiles' colour and nearer its own kind of square is no tile. On the
+    # truth photos (truth corners) that is never a tile, and it names premium print that looked
+    # like a letter (DeclanFinerty board_003: three squares of the bottom rows).
+    squares_named = {}
+    for name, board, occupied, _ in _truth_photos():
+        square = colour_evidence(board, cell_features(board)).square
+        assert not (square & occupied).any(), (name, np.flatnonzero(square & occupied))
+        squares_named[name] = {Cell(i % 15, i // 15).name for i in np.flatnonzero(square)}
+    assert {"E14", "B15", "F15"} <= squares_named["DeclanFinerty__scrabble-vision__board_003.jpeg"]
+
+
+def test_a_square_by_colour_is_no_tile_even_with_a_letter_like_blob() -> None:
+    (name, board, occupied, _), = [p for p in _truth_photos() if p[0] == WOODEN_BLANK_PHOTO]
+    features = cell_features(board)
+    tile = int(np.flatnonzero(occupied)[0])
+    square = np.zeros(225, bool)
+    square[tile] = True
+    sure = game_rules(features, np.ones(225)).reshape(-1)
+    told = game_rules(features, np.ones(225), ColourEvidence(np.zeros(225), square)).reshape(-1)
+    assert sure[tile] == 1 and told[tile] == DOUBTFUL_TILE
+    assert np.array_equal(np.delete(sure, tile), np.delete(told, tile))
+
+
+def test_a_tile_under_glare_is_not_taken_for_a_square() -> None:
+    # Glare washes a tile's colour out towards white, far from the other tiles' and near its
+    # square's: without the washed-out guard, 9 tiles of these 12 renders were called squares.
+    called = []
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        tiles = random_position(rng, words=12)
+        options = RenderOptions.clean(
+            glare=0.9, board_style=("classic", "modern", "green")[seed % 3],
+            tile_colour=("wood", "ivory", "beige", "white plastic")[seed % 4])
+        photo = render_board_photo(tiles, seed=seed, options=options)
+        board = _rectified(photo.image, photo.corners)
+        square = colour_evidence(board, cell_features(board)).square.reshape(15, 15)
+        called += [(seed, cell.name) for cell in tiles if square[cell.row, cell.col]]
+    assert called == []

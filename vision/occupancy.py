@@ -76,6 +76,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -360,7 +361,7 @@ def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
 
 BLANK_PEER_SPREADS = 4.0
 """A blank's face colour is at least this many times farther from its square's peers than this
-photo's empty squares typically are from theirs (:func:`blank_evidence`)."""
+photo's empty squares typically are from theirs (:func:`colour_evidence`)."""
 DOUBTFUL_PEER_SPREADS = BLANK_PEER_SPREADS / 2
 """Half as far makes a cell doubtful: kept empty, but raised to :data:`DOUBTFUL_TILE` so the
 reading names it ("unsure whether O10 holds a tile"). Leave-one-source-out, found corners: of the
@@ -369,10 +370,30 @@ reading names it ("unsure whether O10 holds a tile"). Leave-one-source-out, foun
 DOUBTFUL_TILE = 0.3
 """The probability of a doubtful cell: under one half (empty), over ``unsure_empty_above``."""
 BLANK_TILE_SPREADS = 2.0
-"""...and nearer the tiles' colour than twice the typical sure tile is (:func:`blank_evidence`)."""
+"""...and nearer the tiles' colour than twice the typical sure tile is (:func:`colour_evidence`)."""
 BLANK_PEER_RANK = 2
 """The peer a blank is measured against is its second nearest: one odd peer (another blank, a
 square in a tile's shadow) is no yardstick for what this kind of square looks like."""
+SQUARE_TILE_SPREADS = 5.5
+"""A face this many tile spreads from the tiles' colour, and nearer its own kind of square's, is
+a square whatever ink it shows (:func:`colour_evidence`)..."""
+WASHED_OUT_SPREADS = 2.0
+"""...unless it is brighter than the tiles' faces by more than this many of their median absolute
+deviations: glare washes a tile's colour out to its square's (two glared tiles of an unlabelled
+photo, kristopalka red_boards_014 D1 and E1, were 4.5 deviations brighter; the four squares this
+rule tells on the truth photos 0.3 or less)."""
+
+
+class ColourEvidence(NamedTuple):
+    """What the colour of each cell's face says, beside the model (:func:`colour_evidence`)."""
+
+    blank: np.ndarray
+    """(225,) how far a candidate blank's face is from its own kind of square, in this photo's
+    peer spreads; 0 where a cell is no candidate (it has a letter, no sure letter tile beside it,
+    or a face not of the tiles' colour)."""
+    square: np.ndarray
+    """(225,) bool: a face far from the tiles' colour (:data:`SQUARE_TILE_SPREADS`) and nearer
+    its own kind of square's: no tile, whatever the ink on it looks like."""
 
 
 @cache
@@ -390,14 +411,13 @@ def _other_peers() -> tuple[np.ndarray, np.ndarray]:
 def colour_blanks(board: RectifiedBoard, features: np.ndarray) -> np.ndarray:
     """(225,) bool: letterless cells beside a sure letter tile whose face is the tiles' colour
     and not the colour of their own kind of square -- blanks, whatever the model made of them
-    (:func:`blank_evidence` over :data:`BLANK_PEER_SPREADS`)."""
-    return blank_evidence(board, features) > BLANK_PEER_SPREADS
+    (:func:`colour_evidence`)."""
+    return colour_evidence(board, features).blank > BLANK_PEER_SPREADS
 
 
-def blank_evidence(board: RectifiedBoard, features: np.ndarray) -> np.ndarray:
-    """(225,) how far each candidate blank's face colour is from its own kind of square, in this
-    photo's peer spreads; 0 where a cell is no candidate (it has a letter, no sure letter tile
-    beside it, or a face not of the tiles' colour).
+def colour_evidence(board: RectifiedBoard, features: np.ndarray) -> ColourEvidence:
+    """Blanks and squares told by the colour of a cell's face against this photo's sure letter
+    tiles and against its own kind of square (its symmetric peers).
 
     Why: the perceptron weighs colour against everything else it learnt, and the only real
     photos with a blank on a square of another colour than the tiles (jheidel 2015: a wooden
@@ -405,6 +425,7 @@ def blank_evidence(board: RectifiedBoard, features: np.ndarray) -> np.ndarray:
     training when that source is tested: it missed those blanks. The evidence is plain, though,
     when each photo is its own yardstick. Only chroma (a*, b*) of a cell's face (its brighter
     half, so no ink or shadow) is compared: lightness is the light's, chroma the material's.
+
     A cell is a blank when it is farther from its symmetric peers (:func:`symmetric_peers`,
     the same kind of square; the second nearest, :data:`BLANK_PEER_RANK`) than
     :data:`BLANK_PEER_SPREADS` times the median of that distance over the photo's letterless
@@ -423,37 +444,53 @@ def blank_evidence(board: RectifiedBoard, features: np.ndarray) -> np.ndarray:
     rule eight empty cells of the renders were taken (glare halos); with the nearest peer instead
     of the second, two on the jheidel photos and one on a render (an empty square whose only
     unsure peer was a blank).
+
+    The other way round, a cell read as a tile whose face is :data:`SQUARE_TILE_SPREADS` from
+    the tiles' colour and nearer its peers is a square: premium print or a shadow taken for a
+    letter (unless the face is washed out, :data:`WASHED_OUT_SPREADS`). Leave-one-source-out
+    with the truth corners (as a calibration profile or dragged corners give them) it took back
+    four false tiles (DeclanFinerty board_003 E14, B15, F15 and jheidel 170248 D1, 6.3-19
+    spreads) and lost no tile on the photos or the 20 renders; at 4 spreads it lost two (ssetser
+    IMG_2687 L10, L13), at 7 it took back two: 5.5 is the middle of the range that loses none and
+    takes back all four. With found corners it changes nothing.
     """
     letters = features[:, LOCAL_FEATURES:]
     sure = _sure_letter_tiles(letters)
     letterless = letters[:, 0] == 0
-    evidence = np.zeros(SIZE * SIZE)
+    nothing = ColourEvidence(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool))
     if sure.sum() < MIN_SURE_TILES:
-        return evidence
+        return nothing
     lab = cv2.cvtColor(_stats_grid(board), cv2.COLOR_BGR2LAB)
     cut = int(round(0.22 * STATS_PX))  # the core of :func:`cell_features`' centre colour
     cores = lab.reshape(SIZE, STATS_PX, SIZE, STATS_PX, 3).transpose(0, 2, 1, 3, 4)[
         :, :, cut:STATS_PX - cut, cut:STATS_PX - cut].reshape(SIZE * SIZE, -1, 3)
     lightness = cores[..., 0]
     face = lightness >= np.median(lightness, axis=1, keepdims=True)
-    # Each face's mean a*, b* as one batched product (a fifth of the time of masked sums).
-    chroma = np.matmul(face[:, None, :].astype(np.float32),
-                       cores[..., 1:].astype(np.float32))[:, 0] / face.sum(axis=1)[:, None]
+    # Each face's mean L*, a*, b* as one batched product (a fifth of the time of masked sums).
+    means = np.matmul(face[:, None, :].astype(np.float32),
+                      cores.astype(np.float32))[:, 0] / face.sum(axis=1)[:, None]
+    face_lightness, chroma = means[:, 0], means[:, 1:]
     peers, other = _other_peers()
     usable = other & ~sure[peers]
     apart = np.where(usable, np.linalg.norm(chroma[peers] - chroma[:, None], axis=2), np.inf)
     to_peer = np.sort(apart, axis=1)[:, BLANK_PEER_RANK - 1]
-    known = letterless & np.isfinite(to_peer)
-    if not known.any():
-        return evidence
     tile = np.median(chroma[sure], axis=0)
     to_tile = np.linalg.norm(chroma - tile, axis=1)
+    tile_spread = max(float(np.median(to_tile[sure])), 1e-6)
+    tile_lightness = face_lightness[sure]
+    lightness_spread = np.median(np.abs(tile_lightness - np.median(tile_lightness)))
+    washed_out = face_lightness > np.median(tile_lightness) + WASHED_OUT_SPREADS * lightness_spread
+    square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~washed_out
+    known = letterless & np.isfinite(to_peer)
+    if not known.any():
+        return nothing._replace(square=square)
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
-    candidate = (known & beside & (to_tile < BLANK_TILE_SPREADS * np.median(to_tile[sure]))
+    candidate = (known & beside & (to_tile < BLANK_TILE_SPREADS * tile_spread)
                  & (to_tile < to_peer))
-    evidence[candidate] = to_peer[candidate] / max(float(np.median(to_peer[known])), 1e-6)
-    return evidence
+    blank = np.zeros(SIZE * SIZE)
+    blank[candidate] = to_peer[candidate] / max(float(np.median(to_peer[known])), 1e-6)
+    return ColourEvidence(blank, square)
 
 
 def _kth_nearest(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -664,10 +701,12 @@ class OccupancyModel:
         few boards, missed all nine clear tiles of some sparse boards leave-one-source-out
         (112 -> 69 wrong cells of 6975). So is a blank told by its colour alone
         (:func:`colour_blanks`), and a cell whose colour only half says so is doubtful
-        (:data:`DOUBTFUL_PEER_SPREADS`).
+        (:data:`DOUBTFUL_PEER_SPREADS`); a face of its square's colour is no tile whatever its
+        ink (:class:`ColourEvidence`).
         """
         features = cell_features(board)
-        return game_rules(features, self.probability_of(features), blank_evidence(board, features))
+        return game_rules(features, self.probability_of(features),
+                          colour_evidence(board, features))
 
     def probability_of(self, features: np.ndarray) -> np.ndarray:
         probs = self.model.probabilities(features)
@@ -675,20 +714,22 @@ class OccupancyModel:
 
 
 def game_rules(features: np.ndarray, probability: np.ndarray,
-               evidence: np.ndarray | None = None) -> np.ndarray:
+               colour: ColourEvidence | None = None) -> np.ndarray:
     """(15, 15) probabilities after the rules of :meth:`OccupancyModel.tile_probability`;
-    ``evidence`` (:func:`blank_evidence`) raises blanks like sure letter tiles, doubtful cells to
-    :data:`DOUBTFUL_TILE`."""
+    ``colour`` (:func:`colour_evidence`) raises blanks like sure letter tiles and doubtful cells
+    to :data:`DOUBTFUL_TILE`, and lowers squares to it."""
     probability = probability.copy()
     letters = features[:, LOCAL_FEATURES:]
     few_sure = letters[:, 12] < MIN_SURE_TILES / 10
     probability[(letters[:, 0] == 0) & few_sure] /= 2
     sure = _sure_letter_tiles(letters)
-    if evidence is not None:
-        doubtful = evidence > DOUBTFUL_PEER_SPREADS
+    if colour is not None:
+        doubtful = colour.blank > DOUBTFUL_PEER_SPREADS
         probability[doubtful] = np.maximum(probability[doubtful], DOUBTFUL_TILE)
-        sure = sure | (evidence > BLANK_PEER_SPREADS)
+        sure = sure | (colour.blank > BLANK_PEER_SPREADS)
     probability[sure] = (1 + probability[sure]) / 2
+    if colour is not None:
+        probability[colour.square] = np.minimum(probability[colour.square], DOUBTFUL_TILE)
     # The centre's star is letter-sized ink on a square; a tile on the centre hides it.
     star = letters[:, 13] > 0
     probability[star] = np.minimum(probability[star], 0.25)
@@ -705,4 +746,5 @@ def _load(path: str) -> OccupancyModel:
     return OccupancyModel(Mlp.load(Path(path)))
 
 
-__all__ = ["OccupancyModel", "blank_evidence", "cell_features", "colour_blanks", "game_rules"]
+__all__ = ["ColourEvidence", "OccupancyModel", "cell_features", "colour_blanks", "colour_evidence",
+           "game_rules"]

@@ -54,7 +54,13 @@ from vision.classify import (
 from vision.cnn import Cnn
 from vision.eval_reading import ERRATA, load_errata, tile_set_for
 from vision.image import load_image
-from vision.occupancy import OccupancyModel, blank_evidence, cell_features, game_rules
+from vision.occupancy import (
+    ColourEvidence,
+    OccupancyModel,
+    cell_features,
+    colour_evidence,
+    game_rules,
+)
 from vision.reading import DEFAULT_CONFIG, ReadConfig
 from vision.rectify import rectify
 from vision.truth import DEV_PHOTOS, SIZE, photos_with_truth, read_truth
@@ -67,7 +73,7 @@ class RealBoard:
     photo: str
     source: str
     occupancy_features: np.ndarray  # (225, F)
-    blank_evidence: np.ndarray  # (225,) occupancy.blank_evidence, for rules beside the model
+    colour: ColourEvidence  # occupancy.colour_evidence, for the rules beside the model
     occupied: np.ndarray  # (225,) bool
     scored: np.ndarray  # (225,) bool: False where the photo does not show the cell (errata)
     crops: list[np.ndarray]
@@ -124,7 +130,7 @@ def load_real_boards(folder: Path, config: ReadConfig = DEFAULT_CONFIG) -> list[
                 rotations.append(cell.rotation or 0)
         features = cell_features(board)
         boards.append(RealBoard(photo.name, photo_source(photo), features,
-                                blank_evidence(board, features), occupied, scored, crops, letters,
+                                colour_evidence(board, features), occupied, scored, crops, letters,
                                 rotations, tile_set_for(truth)))
     return boards
 
@@ -485,7 +491,7 @@ def evaluate(boards: list[RealBoard], render_x: np.ndarray, render_labels: list[
         # Scored as the product decides: the model, then the rules of the game on top.
         occ_err = sum(int(((game_rules(b.occupancy_features,
                                        occ_model.probability_of(b.occupancy_features),
-                                       b.blank_evidence)
+                                       b.colour)
                             .reshape(-1) >= DEFAULT_CONFIG.occupancy_threshold)
                            != b.occupied)[b.scored].sum()) for b in test_boards)
         cells = sum(int(b.scored.sum()) for b in test_boards)
