@@ -67,9 +67,10 @@ blob (one pixel thick) chosen as the letter only when nothing thicker is there (
 
 Those blanks were still missed in most photos: no other source has a blank on a square of
 another colour, so the model never learnt to trust colour that far. A rule beside the model now
-finds a blank by its face's chroma against its own peers and the photo's tiles
-(:func:`colour_blanks`): ``tileref eval`` 15 -> 12 wrong cells of 8550 against the corrected
-truth (three blanks found, no cell taken), the thresholds chosen on the other sources.
+finds a blank by its face's chroma against its own peers and the photo's tiles, and a square
+taken for a tile the other way round (:func:`colour_evidence`): ``tileref eval`` 15 -> 12 wrong
+cells of 8550 against the corrected truth (three blanks found, no cell taken), and with the truth
+corners given (``--given-corners``) 20 -> 14.
 """
 
 from __future__ import annotations
@@ -362,6 +363,11 @@ def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
 BLANK_PEER_SPREADS = 4.0
 """A blank's face colour is at least this many times farther from its square's peers than this
 photo's empty squares typically are from theirs (:func:`colour_evidence`)."""
+BLANK_TILE_SPREADS = 2.0
+"""...and nearer the tiles' colour than twice the typical sure tile is (:func:`colour_evidence`)."""
+BLANK_PEER_RANK = 2
+"""The peer a blank is measured against is its second nearest: one odd peer (another blank, a
+square in a tile's shadow) is no yardstick for what this kind of square looks like."""
 DOUBTFUL_PEER_SPREADS = BLANK_PEER_SPREADS / 2
 """Half as far makes a cell doubtful: kept empty, but raised to :data:`DOUBTFUL_TILE` so the
 reading names it ("unsure whether O10 holds a tile"). Leave-one-source-out, found corners: of the
@@ -369,11 +375,6 @@ reading names it ("unsure whether O10 holds a tile"). Leave-one-source-out, foun
 1.5-3 peer spreads measured 5-6 and 23-27)."""
 DOUBTFUL_TILE = 0.3
 """The probability of a doubtful cell: under one half (empty), over ``unsure_empty_above``."""
-BLANK_TILE_SPREADS = 2.0
-"""...and nearer the tiles' colour than twice the typical sure tile is (:func:`colour_evidence`)."""
-BLANK_PEER_RANK = 2
-"""The peer a blank is measured against is its second nearest: one odd peer (another blank, a
-square in a tile's shadow) is no yardstick for what this kind of square looks like."""
 SQUARE_TILE_SPREADS = 5.5
 """A face this many tile spreads from the tiles' colour, and nearer its own kind of square's, is
 a square whatever ink it shows (:func:`colour_evidence`)..."""
