@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import cv2
 import numpy as np
 
 from referee.boardtext import Tile
@@ -174,3 +175,24 @@ def test_a_tile_under_glare_is_not_taken_for_a_square() -> None:
         square = colour_evidence(board, cell_features(board)).square.reshape(15, 15)
         called += [(seed, cell.name) for cell in tiles if square[cell.row, cell.col]]
     assert called == []
+
+
+def test_a_square_in_shadow_beside_a_tile_is_not_taken_for_a_blank() -> None:
+    # A shadow shifts a*, b* as well as lightness: a beige square half in a tile's hard shadow
+    # was a "blank" of 14 peer spreads (H7 and H9 here) before a face darker than the tiles'
+    # was left out.
+    tiles = {Cell(col, 7): Tile(letter, False, None)
+             for col, letter in zip(range(5, 10), "HOUSE", strict=True)}
+    photo = render_board_photo(tiles, seed=5, width=1600, height=1200,
+                               options=RenderOptions.clean())
+    homography = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [15, 0], [15, 15], [0, 15]]), np.float32(photo.corners))
+    outline = cv2.perspectiveTransform(
+        np.float32([[[5.8, 6.8], [7.2, 6.8], [7.2, 8.2], [5.8, 8.2]]]), homography)[0]
+    image = photo.image.copy()
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, outline.astype(np.int32), 1)
+    image[mask > 0] = (image[mask > 0] * 0.5).astype(np.uint8)
+    board = _rectified(image, photo.corners)
+    blanks = colour_blanks(board, cell_features(board)).reshape(15, 15)
+    assert not blanks.any(), np.argwhere(blanks)

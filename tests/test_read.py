@@ -181,6 +181,36 @@ def test_glare_and_shadow_are_warned_per_cell_and_glare_never_hides_a_tile() -> 
         assert any(w.startswith("glare over H8") for w in h8.warnings)
 
 
+def test_dark_premium_squares_of_a_real_board_are_not_in_shadow() -> None:
+    # DeclanFinerty board_003's triple-letter squares are dark teal and its triple-word squares
+    # dark red: judged against the whole board (light tiles, beige squares) nine of them were
+    # "in shadow". Each is now judged against its own kind of square.
+    reading = read_board(load_image(PHOTOS / "DeclanFinerty__scrabble-vision__board_003.jpeg"))
+    assert not [w for w in reading.warnings if w.startswith("shadow")]
+
+
+def test_a_tile_in_shadow_is_named_and_its_neighbours_are_not() -> None:
+    # A shadow over I8's tile only: whether occupancy still sees the tile or not, the players
+    # are sent to I8, and to no other square.
+    tiles = {Cell(col, 7): _tile(letter) for col, letter in zip(range(5, 10), "HOUSE", strict=True)}
+    photo = render_board_photo(tiles, seed=5, width=1600, height=1200,
+                               options=RenderOptions.clean())
+    homography = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [15, 0], [15, 15], [0, 15]]), np.float32(photo.corners))
+    outline = cv2.perspectiveTransform(
+        np.float32([[[7.8, 6.8], [9.2, 6.8], [9.2, 8.2], [7.8, 8.2]]]), homography)[0]
+    image = photo.image.copy()
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, outline.astype(np.int32), 1)
+    image[mask > 0] = (image[mask > 0] * 0.45).astype(np.uint8)
+    reading = read_board(image, corners=photo.corners)
+    shadows = [w for w in reading.warnings if w.startswith("shadow")]
+    assert shadows in (["shadow over I8"], ["shadow over I8 (may hide a tile)"])
+    read = {r.cell: r for r in reading.cells}
+    assert "I8" in read or shadows == ["shadow over I8 (may hide a tile)"]
+    assert not [r for r in reading.cells if r.cell in ("I7", "I9", "H7", "H9", "J7", "J9")]
+
+
 def test_a_file_that_is_not_an_image_exits_2_with_one_line(tmp_path, capsys) -> None:
     bogus = tmp_path / "notes.jpg"
     bogus.write_text("not a photo")

@@ -365,6 +365,11 @@ BLANK_PEER_SPREADS = 4.0
 photo's empty squares typically are from theirs (:func:`colour_evidence`)."""
 BLANK_TILE_SPREADS = 2.0
 """...and nearer the tiles' colour than twice the typical sure tile is (:func:`colour_evidence`)."""
+CHROMA_NOISE = 0.5
+"""Peer spreads are counted in at least this many a*/b* units: below it a camera's noise and
+JPEG decide. On the truth photos the median spread is 0.5-2.7 units; on a noiseless render it
+was 0.04-0.2, and a square a shade off its peers beside a darkened tile was a "blank" of five
+spreads (tests/test_read.py)."""
 BLANK_PEER_RANK = 2
 """The peer a blank is measured against is its second nearest: one odd peer (another blank, a
 square in a tile's shadow) is no yardstick for what this kind of square looks like."""
@@ -382,7 +387,8 @@ WASHED_OUT_SPREADS = 2.0
 """...unless it is brighter than the tiles' faces by more than this many of their median absolute
 deviations: glare washes a tile's colour out to its square's (two glared tiles of an unlabelled
 photo, kristopalka red_boards_014 D1 and E1, were 4.5 deviations brighter; the four squares this
-rule tells on the truth photos 0.3 or less)."""
+rule tells on the truth photos 0.3 or less). Nor is a face this much darker than the tiles'
+a blank: shadow moves a*, b* as well (the blanks it finds on the photos are within 1.3)."""
 
 
 class ColourEvidence(NamedTuple):
@@ -398,7 +404,7 @@ class ColourEvidence(NamedTuple):
 
 
 @cache
-def _other_peers() -> tuple[np.ndarray, np.ndarray]:
+def other_peers() -> tuple[np.ndarray, np.ndarray]:
     """(225, 7) :func:`symmetric_peers` but the cell itself, and whether each is another cell
     seen for the first time: a cell on a diagonal or a middle line is its own image, or meets
     the same peer twice."""
@@ -432,7 +438,9 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray) -> ColourEviden
     :data:`BLANK_PEER_SPREADS` times the median of that distance over the photo's letterless
     cells; nearer the median sure tile than :data:`BLANK_TILE_SPREADS` times the sure tiles'
     own median distance to it, and nearer it than to that peer (on a board whose squares are
-    the tiles' colour, a clean render, a shade of difference was otherwise five spreads); and
+    the tiles' colour, a clean render, a shade of difference was otherwise five spreads); not
+    darker than the tiles' faces by :data:`WASHED_OUT_SPREADS` of their deviations (a shadow
+    shifts a*, b* too: a beige square half in a tile's shadow was a blank of 14 spreads); and
     beside a sure letter tile (a blank is part of a word; a washed-out square under a glare
     halo drifts to a white tile's chroma too).
 
@@ -471,7 +479,7 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray) -> ColourEviden
     means = np.matmul(face[:, None, :].astype(np.float32),
                       cores.astype(np.float32))[:, 0] / face.sum(axis=1)[:, None]
     face_lightness, chroma = means[:, 0], means[:, 1:]
-    peers, other = _other_peers()
+    peers, other = other_peers()
     usable = other & ~sure[peers]
     apart = np.where(usable, np.linalg.norm(chroma[peers] - chroma[:, None], axis=2), np.inf)
     to_peer = np.sort(apart, axis=1)[:, BLANK_PEER_RANK - 1]
@@ -481,16 +489,17 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray) -> ColourEviden
     tile_lightness = face_lightness[sure]
     lightness_spread = np.median(np.abs(tile_lightness - np.median(tile_lightness)))
     washed_out = face_lightness > np.median(tile_lightness) + WASHED_OUT_SPREADS * lightness_spread
+    shaded = face_lightness < np.median(tile_lightness) - WASHED_OUT_SPREADS * lightness_spread
     square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~washed_out
     known = letterless & np.isfinite(to_peer)
     if not known.any():
         return nothing._replace(square=square)
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
-    candidate = (known & beside & (to_tile < BLANK_TILE_SPREADS * tile_spread)
+    candidate = (known & beside & ~shaded & (to_tile < BLANK_TILE_SPREADS * tile_spread)
                  & (to_tile < to_peer))
     blank = np.zeros(SIZE * SIZE)
-    blank[candidate] = to_peer[candidate] / max(float(np.median(to_peer[known])), 1e-6)
+    blank[candidate] = to_peer[candidate] / max(float(np.median(to_peer[known])), CHROMA_NOISE)
     return ColourEvidence(blank, square)
 
 
