@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from functools import cache
 
-import cv2
 import numpy as np
 
 from referee.boardtext import Tile
 from referee.cells import Cell
 from referee.layouts import load_layout
 from tests.test_occupancy import _always_empty_model
+from tests.test_read import house_in_shadow
 from vision.eval_reading import corrected_grid, load_errata
 from vision.image import load_image
 from vision.occupancy import (
@@ -181,18 +181,7 @@ def test_a_square_in_shadow_beside_a_tile_is_not_taken_for_a_blank() -> None:
     # A shadow shifts a*, b* as well as lightness: a beige square half in a tile's hard shadow
     # was a "blank" of 14 peer spreads (H7 and H9 here) before a face darker than the tiles'
     # was left out.
-    tiles = {Cell(col, 7): Tile(letter, False, None)
-             for col, letter in zip(range(5, 10), "HOUSE", strict=True)}
-    photo = render_board_photo(tiles, seed=5, width=1600, height=1200,
-                               options=RenderOptions.clean())
-    homography = cv2.getPerspectiveTransform(
-        np.float32([[0, 0], [15, 0], [15, 15], [0, 15]]), np.float32(photo.corners))
-    outline = cv2.perspectiveTransform(
-        np.float32([[[5.8, 6.8], [7.2, 6.8], [7.2, 8.2], [5.8, 8.2]]]), homography)[0]
-    image = photo.image.copy()
-    mask = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, outline.astype(np.int32), 1)
-    image[mask > 0] = (image[mask > 0] * 0.5).astype(np.uint8)
-    board = _rectified(image, photo.corners)
+    image, corners = house_in_shadow((5.8, 6.8, 7.2, 8.2), 0.5)
+    board = _rectified(image, corners)
     blanks = colour_blanks(board, cell_features(board)).reshape(15, 15)
     assert not blanks.any(), np.argwhere(blanks)

@@ -189,21 +189,29 @@ def test_dark_premium_squares_of_a_real_board_are_not_in_shadow() -> None:
     assert not [w for w in reading.warnings if w.startswith("shadow")]
 
 
-def test_a_tile_in_shadow_is_named_and_its_neighbours_are_not() -> None:
-    # A shadow over I8's tile only: whether occupancy still sees the tile or not, the players
-    # are sent to I8, and to no other square.
+def house_in_shadow(box: tuple[float, float, float, float], factor: float):
+    """A clean render of HOUSE across F8-J8 with the board region ``box`` (col0, row0, col1,
+    row1, in cells) darkened by ``factor``: (image, corners)."""
     tiles = {Cell(col, 7): _tile(letter) for col, letter in zip(range(5, 10), "HOUSE", strict=True)}
     photo = render_board_photo(tiles, seed=5, width=1600, height=1200,
                                options=RenderOptions.clean())
     homography = cv2.getPerspectiveTransform(
         np.float32([[0, 0], [15, 0], [15, 15], [0, 15]]), np.float32(photo.corners))
+    col0, row0, col1, row1 = box
     outline = cv2.perspectiveTransform(
-        np.float32([[[7.8, 6.8], [9.2, 6.8], [9.2, 8.2], [7.8, 8.2]]]), homography)[0]
+        np.float32([[[col0, row0], [col1, row0], [col1, row1], [col0, row1]]]), homography)[0]
     image = photo.image.copy()
     mask = np.zeros(image.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, outline.astype(np.int32), 1)
-    image[mask > 0] = (image[mask > 0] * 0.45).astype(np.uint8)
-    reading = read_board(image, corners=photo.corners)
+    image[mask > 0] = (image[mask > 0] * factor).astype(np.uint8)
+    return image, photo.corners
+
+
+def test_a_tile_in_shadow_is_named_and_its_neighbours_are_not() -> None:
+    # A shadow over I8's tile only: whether occupancy still sees the tile or not, the players
+    # are sent to I8, and to no other square.
+    image, corners = house_in_shadow((7.8, 6.8, 9.2, 8.2), 0.45)
+    reading = read_board(image, corners=corners)
     shadows = [w for w in reading.warnings if w.startswith("shadow")]
     assert shadows in (["shadow over I8"], ["shadow over I8 (may hide a tile)"])
     read = {r.cell: r for r in reading.cells}

@@ -360,7 +360,8 @@ def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
     Chosen on those photos, so not a leave-one-source-out figure. ``tileref eval`` now prints
     what the warnings name; since blanks are also told by colour (a whole blank's evidence makes
     a tile, half of it a doubt: :data:`vision.occupancy.DOUBTFUL_PEER_SPREADS`), 6 of the 8
-    tiles still read as empty, and 25 empty squares on 9 of the 38 photos.
+    tiles still read as empty, and 25 empty squares on 9 of the 38 photos (29 on 12 with the
+    shadows that may hide a tile, :func:`_light_warnings`).
     """
     return [f"{UNSURE_WHETHER} {Cell(col, row).name} holds a tile (read as empty)"
             for row in range(SIZE) for col in range(SIZE)
