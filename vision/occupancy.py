@@ -325,6 +325,18 @@ def symmetric_peers() -> np.ndarray:
     return np.stack([r * SIZE + c for r, c in images], axis=1)
 
 
+@cache
+def other_peers() -> tuple[np.ndarray, np.ndarray]:
+    """(225, 7) :func:`symmetric_peers` but the cell itself, and whether each is another cell
+    seen for the first time: a cell on a diagonal or a middle line is its own image, or meets
+    the same peer twice."""
+    peers = symmetric_peers()[:, 1:]
+    other = peers != np.arange(SIZE * SIZE)[:, None]
+    for k in range(1, peers.shape[1]):
+        other[:, k] &= ~(peers[:, :k] == peers[:, k:k + 1]).any(axis=1)
+    return peers, other
+
+
 def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """(225,) in -1..1: how much more a cell's mean colour (Lab, ``colours``) looks like this
     photo's sure letter tiles (``sure``, :func:`_sure_letter_tiles`) than like its nearest
@@ -350,10 +362,9 @@ def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
     out = np.zeros(len(lab), np.float32)
     if sure.sum() <= BODY_NEIGHBOUR:
         return out
-    peers = symmetric_peers()[:, 1:]
+    peers, other = other_peers()
     apart = np.linalg.norm(lab[:, None, :] - lab[peers], axis=2)
-    usable = ~sure[peers] & (peers != np.arange(len(lab))[:, None])
-    to_peer = np.where(usable, apart, np.inf).min(axis=1)
+    to_peer = np.where(other & ~sure[peers], apart, np.inf).min(axis=1)
     to_tile = _kth_nearest(lab, np.flatnonzero(sure))
     known = np.isfinite(to_peer)
     out[known] = (to_peer[known] - to_tile[known]) / (to_peer[known] + to_tile[known] + 1e-6)
@@ -401,18 +412,6 @@ class ColourEvidence(NamedTuple):
     square: np.ndarray
     """(225,) bool: a face far from the tiles' colour (:data:`SQUARE_TILE_SPREADS`) and nearer
     its own kind of square's: no tile, whatever the ink on it looks like."""
-
-
-@cache
-def other_peers() -> tuple[np.ndarray, np.ndarray]:
-    """(225, 7) :func:`symmetric_peers` but the cell itself, and whether each is another cell
-    seen for the first time: a cell on a diagonal or a middle line is its own image, or meets
-    the same peer twice."""
-    peers = symmetric_peers()[:, 1:]
-    other = peers != np.arange(SIZE * SIZE)[:, None]
-    for k in range(1, peers.shape[1]):
-        other[:, k] &= ~(peers[:, :k] == peers[:, k:k + 1]).any(axis=1)
-    return peers, other
 
 
 def colour_blanks(board: RectifiedBoard, features: np.ndarray) -> np.ndarray:
