@@ -13,6 +13,7 @@ from vision.eval_reading import (
     IN_SAMPLE_NOTE,
     errata_entries,
     evaluate_photo,
+    game_predecessors,
     load_errata,
     print_table,
     run_reading_eval,
@@ -139,3 +140,32 @@ def test_the_warnings_that_name_a_square_are_scored_against_the_corrected_truth(
     row = evaluate_photo(path, given_corners=True, models=models, errata=errata)
     assert (row.missed_named, row.empty_named) == (1, 1)
     assert row.corrected_missed_tiles == plain.corrected_missed_tiles + 1
+
+
+def test_photos_of_one_game_follow_each_other_where_no_tile_left_the_board() -> None:
+    photos = sorted(PHOTOS.glob("jheidel__*.jpg"))
+    before = game_predecessors(photos, load_errata())
+    assert before["jheidel__scrabble-opencv__IMG_20151016_170803.jpg"][0] == \
+        "jheidel__scrabble-opencv__IMG_20151016_170755.jpg"
+    # The 2015 game does not follow the 2014 one (its first photo is an empty board), and an
+    # empty board is followed by nothing: there is nothing to know from it.
+    assert "jheidel__scrabble-opencv__IMG_20151016_165308.jpg" not in before
+    assert "jheidel__scrabble-opencv__IMG_20151016_165412.jpg" not in before
+    name, board = before["jheidel__scrabble-opencv__IMG_20141025_164039.jpg"]
+    assert name == "jheidel__scrabble-opencv__IMG_20141025_163953.jpg" and len(board) == 9
+
+
+def test_a_blank_missed_on_a_real_photo_is_kept_when_the_game_knows_it() -> None:
+    # The committed models miss the blank on O10 of the last photo of the jheidel game (a
+    # wooden blank on a grey square, under a doubt): the board of the photo before has it.
+    photos = sorted(PHOTOS.glob("jheidel__*_20151016_1707*.jpg")) + sorted(
+        PHOTOS.glob("jheidel__*_20151016_1708*.jpg"))
+    last = photos[-1]
+    before = game_predecessors(photos, load_errata())[last.name]
+    assert before[1][Cell.parse("O10")].blank
+    row = evaluate_photo(last, before=before)
+    assert "O10 -tile" in row.mistakes
+    assert row.kept.split() == ["O10"]
+    assert row.game_missed_tiles == row.corrected_missed_tiles - 1
+    assert row.game_false_tiles == row.corrected_false_tiles
+    assert row.game_letter_errors <= row.corrected_letter_errors

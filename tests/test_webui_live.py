@@ -312,3 +312,99 @@ def test_camera_side_chosen_at_set_up_is_used_to_judge(app, client):
     verdict = answers[-1]["verdict"]
     assert verdict["legal"] is True and verdict["player"] == "S"
     assert verdict["words"][0] == {"word": "CAT", "cells": ["G15", "H15", "I15"], "value": 5}
+
+
+def doubting(spec: dict[str, str], *, maybe_tiles: tuple[str, ...] = (),
+             confidence: dict[str, float] | None = None) -> dict:
+    """A reading of ``spec`` that doubts itself as the reader does: warnings on empty cells that
+    may hold a tile, and letters read less surely."""
+    data = reading(spec)
+    data["warnings"] = [f"unsure whether {cell} holds a tile (read as empty)"
+                        for cell in maybe_tiles]
+    for cell in data["cells"]:
+        cell["confidence"] = (confidence or {}).get(cell["cell"], 1.0)
+    return data
+
+
+def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, make_game):
+    """A blank the colour of its square, read as empty with a doubt: the game's blank stands,
+    and no play is made up; read as empty without a doubt, the referee says it is missing."""
+    position = {"G15": "C^", "H15": "a^", "I15": "T^"}      # H15: a blank played as A
+    spec = dict(TWO_PLAYERS, position={"board": format_board_text(tiles_of(position)),
+                                       "to_move": "N"}, table={"camera_side": "W"})
+    game_id, _ = make_game(spec)
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    # The camera sits at West's side: it names cells and arrows in its own view.
+    seen_by_camera = {cell.name: tile.token for cell, tile in
+                      live.to_camera_frame(tiles_of(position), "W").items()}
+    blank_there = live.to_camera_frame(tiles_of({"H15": "a^"}), "W")
+    blank_cell = next(iter(blank_there)).name
+    without_blank = {cell: token for cell, token in seen_by_camera.items() if cell != blank_cell}
+
+    answers = [service.judge_reading(game_id, table, doubting(without_blank,
+                                                              maybe_tiles=(blank_cell,)))
+               for _ in range(2)]
+    assert [a["kept"] for a in answers] == [[blank_cell], [blank_cell]]
+    assert answers[-1]["waiting_for"] == "a play" and answers[-1]["verdict"] is None
+    assert service.state(game_id)["history"] == []
+
+    table.fusion.clear()
+    sure = [service.judge_reading(game_id, table, doubting(without_blank)) for _ in range(2)]
+    verdict = sure[-1]["verdict"]
+    assert sure[-1]["kept"] == [] and verdict["legal"] is False
+    assert verdict["reason"] == "board-mismatch"
+    assert verdict["unexpected"][0]["cell"] == "H15"
+
+
+def test_a_letter_misread_unsurely_is_the_known_tile_and_a_sure_one_is_a_change(app, make_game):
+    position = {"G15": "Q^", "H15": "I^", "I15": "T^"}
+    game_id, _ = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(tiles_of(position)), "to_move": "N"}))
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    misread = {**position, "G15": "O^"}          # a dim Q's tail lost
+    unsure = [service.judge_reading(game_id, table, doubting(misread, confidence={"G15": 0.5}))
+              for _ in range(2)]
+    assert unsure[-1]["kept"] == ["G15"] and unsure[-1]["verdict"] is None
+    assert unsure[-1]["waiting_for"] == "a play"
+    table.fusion.clear()
+    sure = [service.judge_reading(game_id, table, doubting(misread, confidence={"G15": 0.97}))
+            for _ in range(2)]
+    assert sure[-1]["verdict"]["reason"] == "board-mismatch"
+    # North's new word is still judged as North's, with the known tiles settled around it.
+    table.fusion.clear()
+    played = {**misread, "I1": "Nv", "H1": "Ov"}         # NO on North's home row
+    answer = [service.judge_reading(game_id, table, doubting(played, confidence={"G15": 0.5}))
+              for _ in range(2)][-1]
+    assert answer["kept"] == ["G15"]
+    assert answer["verdict"]["legal"] is True and answer["verdict"]["player"] == "N"
+
+
+def test_a_real_photo_of_a_game_in_progress_keeps_the_blank_the_camera_doubts(client, make_game):
+    """The last photo of the jheidel game, sent as camera frames to a scrabble game that holds
+    the board of the photo before: the reader misses the wooden blank on O10 (grey square) but
+    doubts it, so the game's blank stands and nothing is reported missing."""
+    from vision.eval_reading import corrected_grid, known_board, load_errata
+    from vision.truth import DEV_PHOTOS, read_truth
+
+    name = "jheidel__scrabble-opencv__IMG_20151016_{}.jpg"
+    before = DEV_PHOTOS / name.format("170755")
+    board = {cell: Tile("E" if tile.blank else tile.letter, tile.blank, None)
+             for cell, tile in known_board(corrected_grid(
+                 read_truth(before), load_errata().get(before.name, {}))).items()}
+    assert board[Cell.parse("O10")].blank
+    game_id, auth = make_game({"ruleset": "scrabble", "players": [{"name": "Ann"}, {"name": "Bo"}],
+                               "position": {"board": format_board_text(board), "to_move": "Ann"}})
+    photo = (DEV_PHOTOS / name.format("170803")).read_bytes()
+    answers = []
+    for _ in range(6):
+        answers.append(client.post(f"/api/games/{game_id}/frames", data=photo, headers=auth,
+                                   content_type="image/jpeg").get_json())
+        if answers[-1]["waiting_for"] == "a play":
+            break
+    last = answers[-1]
+    assert last["waiting_for"] == "a play", last["detail"]
+    assert last["verdict"] is None and "O10" in last["kept"]
+    assert "unsure whether O10 holds a tile (read as empty)" in last["reading"]["warnings"]
+    assert "O10" not in {cell["cell"] for cell in last["reading"]["cells"]}

@@ -29,9 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.boardtext import Tile
 from referee.cells import Cell
 from vision.errors import VisionError
 from vision.image import load_image
+from vision.known import Doubts, settle
 from vision.read import read_board
 from vision.reading import DISPUTE_CONFIG, CellReading
 from vision.truth import SIZE, PhotoTruth, TruthCell, photos_with_truth, read_truth
@@ -109,6 +111,17 @@ class ReadingRow:
     again: "unsure whether O10 holds a tile", glare that may hide one)."""
     empty_named: int = 0
     """Empty squares of the corrected truth that a warning names so: the warnings' noise."""
+    follows: str = ""
+    """The photo just before this one of the same game (its corrected board lies within this
+    one's), whose board a game in progress would know; empty for a photo that starts a game."""
+    game_false_tiles: int = 0
+    game_missed_tiles: int = 0
+    game_letter_errors: int = 0
+    """Against the corrected truth, the reading settled with the board of ``follows`` known
+    (:func:`vision.known.settle`, as the live referee settles each frame with the game's board);
+    the same as ``corrected_*`` for a photo that follows none."""
+    kept: str = ""
+    """The cells where that known board overruled the reading, truth orientation."""
     mistakes: str = ""
     """The wrong cells against the corrected truth, in the truth's orientation: ``C6 Q>R`` (a
     letter), ``H8 +tile`` (a false tile), ``O15 -tile`` (a missed one), ``D4 Q 0>90`` (a
@@ -190,9 +203,12 @@ def _score(grid: list[list[TruthCell | None]], read_cells: dict[Cell, CellReadin
 
 
 def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
-                   errata: Errata | None = None) -> ReadingRow:
+                   errata: Errata | None = None,
+                   before: tuple[str, dict[Cell, Tile]] | None = None) -> ReadingRow:
     """Read one truth photo and score it; ``models`` is (occupancy, classifier) or None;
-    ``errata`` the truth corrections (:func:`load_errata` if None)."""
+    ``errata`` the truth corrections (:func:`load_errata` if None); ``before`` the name and
+    board of the photo of the same game just before (:func:`game_predecessors`), to score the
+    reading settled with that board known as well."""
     truth = read_truth(photo)
     occupancy, classifier = models or (None, None)
     expected = photo_corners(truth)
@@ -227,6 +243,20 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
     row.corrected_letters_scored = corrected.letters_scored
     row.corrected_letter_errors = corrected.letter_errors
     row.mistakes = "; ".join(corrected.mistakes)
+    in_game = corrected
+    if before is not None:
+        row.follows, known = before
+        seen = {Cell.parse(r.cell): r.tile for r in turned.cells}
+        settled, kept = settle(seen, known, Doubts.of_reading(turned))
+        game_cells = dict(read_cells)
+        for cell in kept:
+            tile = settled[cell]
+            game_cells[cell] = CellReading(cell.name, "?" if tile.blank else tile.letter,
+                                           tile.rotation or 0, blank=tile.blank)
+        in_game = _score(grid, game_cells)
+        row.kept = " ".join(cell.name for cell in kept)
+    row.game_false_tiles, row.game_missed_tiles = in_game.false_tiles, in_game.missed_tiles
+    row.game_letter_errors = in_game.letter_errors
     for name in turned.warned_empty_cells():
         cell = Cell.parse(name)
         want = grid[cell.row][cell.col]
@@ -237,10 +267,48 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
     return row
 
 
+def known_board(grid: list[list[TruthCell | None]]) -> dict[Cell, Tile]:
+    """The tiles of a (corrected) truth grid as a game would know them: a truth ``?`` is taken
+    for a blank, and letters without a rotation sidecar stand upright in the truth's view."""
+    return {Cell(col, row): Tile(cell.letter, cell.blank or cell.letter == "?",
+                                 cell.rotation or 0)
+            for row, cells in enumerate(grid) for col, cell in enumerate(cells)
+            if cell is not None and cell.letter is not None}
+
+
+def game_predecessors(photos: list[Path], errata: Errata
+                      ) -> dict[str, tuple[str, dict[Cell, Tile]]]:
+    """For each photo that continues a game, the photo just before it and that one's board.
+
+    Photos of one repository are taken in name order (the jheidel photos are named by the time
+    they were taken); a photo continues the one before when that one has tiles and every one of
+    them lies, with the same letter, on this photo's (corrected) board: nothing left the board
+    in between, as in a scrabble game. That test reads this photo's truth, which is fair: it
+    only says which photos are one game, as the people at the table would know; the reading
+    itself never sees it.
+    """
+    boards: dict[str, dict[Cell, Tile]] = {}
+    by_source: dict[str, list[Path]] = {}
+    for photo in photos:
+        truth = read_truth(photo)
+        boards[photo.name] = known_board(corrected_grid(truth, errata.get(photo.name, {})))
+        by_source.setdefault(truth.source, []).append(photo)
+    before: dict[str, tuple[str, dict[Cell, Tile]]] = {}
+    for group in by_source.values():
+        group.sort(key=lambda photo: photo.name)
+        for earlier, later in zip(group, group[1:], strict=False):
+            old, new = boards[earlier.name], boards[later.name]
+            if old and all(cell in new and new[cell].letter == tile.letter
+                           for cell, tile in old.items()):
+                before[later.name] = (earlier.name, old)
+    return before
+
+
 def evaluate_reading(folder: Path | str, *, given_corners: bool = False, in_sample: bool = False,
                      progress: bool = True) -> list[ReadingRow]:
     photos = photos_with_truth(Path(folder))
     errata = load_errata()
+    before = game_predecessors(photos, errata)
     models: dict = {}
     if not in_sample and photos:
         from vision.train import loso_models
@@ -253,7 +321,7 @@ def evaluate_reading(folder: Path | str, *, given_corners: bool = False, in_samp
                   flush=True)
         rows.append(evaluate_photo(photo, given_corners=given_corners,
                                    models=models.get(read_truth(photo).source),
-                                   errata=errata))
+                                   errata=errata, before=before.get(photo.name)))
     if progress and photos:
         print(file=sys.stderr)
     return rows
@@ -312,6 +380,17 @@ def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False) ->
     print(f"warnings name {sum(r.missed_named for r in found)} of the {c_missed} tiles read as "
           f"empty (corrected truth), and {sum(r.empty_named for r in noisy)} empty squares on "
           f"{len(noisy)} of {len(found)} photos", file=out)
+    in_game = [r for r in found if r.follows]
+    if in_game:
+        # The live referee settles each frame with the game's board (vision.known): how much of
+        # what a single photo gets wrong does that mend?
+        alone = sum(r.corrected_false_tiles + r.corrected_missed_tiles for r in in_game)
+        settled = sum(r.game_false_tiles + r.game_missed_tiles for r in in_game)
+        print(f"in a game ({len(in_game)} photos that follow one of the same game, its board "
+              f"known): occupancy {settled} wrong (alone {alone}), letters "
+              f"{sum(r.game_letter_errors for r in in_game)} wrong (alone "
+              f"{sum(r.corrected_letter_errors for r in in_game)}); "
+              f"{sum(len(r.kept.split()) for r in in_game)} known tiles kept", file=out)
     english = [r for r in found if r.tile_set == "english"]
     en_scored = sum(r.letters_scored for r in english)
     en_right = en_scored - sum(r.letter_errors for r in english)
@@ -368,4 +447,5 @@ def run_reading_eval(folder: Path, csv_path: Path | None = None, *,
 
 
 __all__ = ["ERRATA", "ReadingRow", "corrected_grid", "errata_entries", "evaluate_photo",
-           "evaluate_reading", "load_errata", "print_table", "run_reading_eval", "write_csv"]
+           "evaluate_reading", "game_predecessors", "known_board", "load_errata", "print_table",
+           "run_reading_eval", "write_csv"]

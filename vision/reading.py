@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from referee.boardtext import Tile, format_board_text, rotate_tiles
@@ -167,10 +168,7 @@ class BoardReading:
         """Cells read as empty that a warning says may hold a tile (glare or shadow that may hide
         one, a possible blank), in the order named: where a person should look again."""
         read = {reading.cell for reading in self.cells}
-        named = (match.group() for warning in self.warnings
-                 if warning.endswith(MAY_HIDE_A_TILE) or warning.startswith(UNSURE_WHETHER)
-                 for match in _CELL_NAME.finditer(warning))
-        return [name for name in dict.fromkeys(named) if name not in read]
+        return [name for name in maybe_tile_cells(self.warnings) if name not in read]
 
     def turned(self, quarter_turns: int) -> BoardReading:
         """The same reading with the board turned clockwise (cells move, rotations follow).
@@ -211,6 +209,19 @@ _CELL_NAME = re.compile(r"\b[A-O](?:1[0-5]|[1-9])\b")
 """A cell's name inside a warning ("glare over K3"); a lone letter ("maybe E") is none."""
 
 
+def maybe_tile_cells(warnings: Iterable[str]) -> list[str]:
+    """The cells that warnings say may hold a tile though read as empty (glare or shadow that may
+    hide one, "unsure whether K3 holds a tile"), in the order named.
+
+    A plain function of the warning texts, so that a reading known only as its JSON (the web
+    service's frames) is understood the same way as a :class:`BoardReading`.
+    """
+    named = (match.group() for warning in warnings
+             if warning.endswith(MAY_HIDE_A_TILE) or warning.startswith(UNSURE_WHETHER)
+             for match in _CELL_NAME.finditer(warning))
+    return list(dict.fromkeys(named))
+
+
 def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str, ...]:
     """Warnings naming the cells of the turned view: "glare over K3" must point at the tile the
     turned board shows there, not at the square that had that name before the turn."""
@@ -219,4 +230,4 @@ def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str
 
 
 __all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "UNSURE_WHETHER", "BoardReading",
-           "CellReading", "ReadConfig"]
+           "CellReading", "ReadConfig", "maybe_tile_cells"]

@@ -83,6 +83,13 @@ def to_south_frame(tiles: Board, camera_side: str) -> Board:
     return rotate_tiles(tiles, seat.quarter_turns) if seat.quarter_turns else dict(tiles)
 
 
+def to_camera_frame(tiles: Board, camera_side: str) -> Board:
+    """The game's board (South view) as the camera at ``camera_side`` reads it: the inverse of
+    :func:`to_south_frame`, so a reading can be compared with what the game knows."""
+    turns = (4 - Seat.parse(camera_side).quarter_turns) % 4
+    return rotate_tiles(tiles, turns) if turns else dict(tiles)
+
+
 def without_rotation(tiles: Board) -> Board:
     """Scrabble tiles carry no owner: drop the rotations a reader may report."""
     return {cell: Tile(tile.letter, tile.blank, None) for cell, tile in tiles.items()}

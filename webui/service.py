@@ -24,6 +24,7 @@ from referee.boardtext import BoardTextError, Tile, format_board_text, parse_boa
 from referee.cells import SEAT_ORDER, Cell, Seat
 from referee.errors import IllegalPlayError
 from referee.moves import Snapshot
+from vision.known import Doubts, settle
 from webui import db, events, live
 from webui.events import GameSession, ReplayError
 
@@ -471,7 +472,7 @@ class GameService:
             # The previous frame of this game is still being read: drop this one (the camera
             # sends another shortly), rather than queueing work on two shared cores.
             return {"reading": None, "verdict": None, "waiting_for": table.status.waiting_for,
-                    "detail": "busy reading the previous frame", "skipped": True}
+                    "detail": "busy reading the previous frame", "skipped": True, "kept": []}
         try:
             try:
                 image = load_image(data, max_bytes=self.live_config.max_frame_bytes,
@@ -504,17 +505,32 @@ class GameService:
 
     def judge_reading(self, game_id: str, table: live.LiveTable,
                       reading_json: dict[str, Any]) -> dict[str, Any]:
-        """What a steady reading means for the game: fuse, then wait, confirm or judge.
+        """What a steady reading means for the game: settle its doubts with the game's board
+        (:func:`vision.known.settle`), fuse, then wait, confirm or judge.
 
         The part of frame handling after the reader (the tests drive it with truth readings).
         """
         session = self.session(game_id)
         try:
             seen = parse_board_text(reading_json["board"])
-        except (BoardTextError, KeyError, TypeError):
+            doubts = Doubts.of_json(reading_json)
+        except (KeyError, TypeError, ValueError):
             return self._frame_answer(game_id, table, reading_json, None, live.WAIT_BOARD,
                                       "the reading could not be understood")
-        seen = live.to_south_frame(seen, session.camera_side)
+        # Where the camera doubts a square the game knows (a blank the colour of its square,
+        # a dim Q), the game's tile stands; a sure reading still reports a tile gone or changed.
+        known = {cell: tile for cell, tile in session.game.board.tiles.items()
+                 if cell.name not in session.pending_remove}
+        seen, kept = settle(seen, live.to_camera_frame(known, session.camera_side), doubts)
+        answer = self._judge_seen(game_id, table, reading_json,
+                                  live.to_south_frame(seen, session.camera_side))
+        answer["kept"] = [cell.name for cell in kept]
+        return answer
+
+    def _judge_seen(self, game_id: str, table: live.LiveTable, reading_json: dict[str, Any],
+                    seen: live.Board) -> dict[str, Any]:
+        """The rest of :meth:`judge_reading`, on the settled board in the South view."""
+        session = self.session(game_id)
         if session.ruleset == "scrabble":
             seen = live.without_rotation(seen)
         for cell, (was, fixed) in session.overrides.items():
@@ -564,7 +580,7 @@ class GameService:
         if table.set_status(waiting_for, detail):
             self.notify(game_id)
         return {"reading": reading, "verdict": verdict, "waiting_for": waiting_for,
-                "detail": detail}
+                "detail": detail, "kept": []}
 
     def _profile_corners(self, session: GameSession, image: Any) -> Any:
         name = session.spec.get("table", {}).get("calibration")
