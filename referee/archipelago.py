@@ -26,6 +26,13 @@ from referee.scoring import score_play
 from referee.scrabble import DEFAULT_PRESET, preset_named
 
 
+def _reading_order(player: Player, cells: Iterable[Cell]) -> list[tuple[int, int]]:
+    """Cells as ``player`` reads them, row by row in their own frame: a sort key that turns
+    with the board, so verdicts of a turned board list things in the same order."""
+    assert player.seat is not None
+    return [(y, x) for x, y in (player.seat.to_frame(cell) for cell in cells)]
+
+
 @dataclass(frozen=True)
 class ActiveWord:
     """A word on a player's list: its letters (lowercase for blanks) and cells in reading order."""
@@ -207,7 +214,11 @@ class ArchipelagoGame(Game):
         for opponent in self.players:
             if opponent == player:
                 continue
-            for active in self.active[opponent.id]:
+            # In the owner's reading order, not the order the words became active: a snapshot
+            # and the same play typed as a word may have made them active in another order, and
+            # the verdict must not depend on that, nor on how the board is turned.
+            for active in sorted(self.active[opponent.id],
+                                 key=lambda word: _reading_order(opponent, word.cells)):
                 if captured_set.intersection(active.cells):
                     captured_words.append(CapturedWord(opponent.id, active.word, active.cells))
         captured_keys = {(w.owner, w.cells) for w in captured_words}
@@ -219,6 +230,7 @@ class ArchipelagoGame(Game):
             for cell in captured.cells:
                 if cell not in captured_set and cell not in still_active and cell not in remove:
                     remove.append(cell)
+        remove.sort(key=lambda cell: _reading_order(player, [cell]))
         eliminated = []
         for opponent in self.players:
             lost = [w for w in captured_words if w.owner == opponent.id]
