@@ -19,6 +19,7 @@ from referee.cells import Cell
 from referee.tiles import load_tile_set
 from vision.bytestats import ranked
 from vision.classify import BLANK, CROP_PAD, TileClassifier
+from vision.diacritics import read_marks
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
 from vision.occupancy import OccupancyModel, other_peers
@@ -304,12 +305,14 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     crops, probs, centres = follow_letters(board, occupied, crops, probs, classifier, letters,
                                            config)
     probs = second_look(board, occupied, probs, classifier, letters, config, centres)
-    guesses = classifier.guesses(classifier.on_board(probs))
+    probs = classifier.on_board(probs)
+    guesses = classifier.guesses(probs)
     if config.ocr_second_opinion:
         from vision.ocr import ocr_available, second_opinion
 
         if ocr_available():
             guesses = second_opinion(crops, guesses, letters, config.ocr_below)
+    guesses = read_marks(crops, guesses, probs, classifier, letters)
     timings["classify_ms"] = (time.perf_counter() - started) * 1000
     sharpness = _sharpness(crops)
     typical_sharpness = float(np.median(sharpness)) if sharpness else 0.0

@@ -1,0 +1,121 @@
+"""The mark above a national letter: what tells Ń from N, Ż from Z and Ä from A.
+
+The tile classifier reads a letter from its box scaled to 24 px, where an acute or a dot is a
+pixel or two: on the one Polish board of the truth photos, read by models that never saw a
+Polish tile, Ń, Ó, Ć and Ż were read as N, O, C and Z at 0.92-0.99 confidence. Yet the mark is
+there to see, a small blob of ink of its own just above the letter, once the tile is turned
+upright by the rotation read. So a letter with a marked twin in the tile set (N and Ń in
+Polish, A and Ä in German) is looked at again: a mark above it makes it the twin, at the
+confidence the classifier gave the twin against the letter, so the cell is flagged when the
+classifier itself did not see it.
+
+Which letters carry a mark above comes from Unicode (a letter whose decomposition adds a
+combining mark of class 230, "above"), so a new tile set needs no code. Marks below or through
+(Ą, Ę, Ł) are left to the classifier.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import replace
+from functools import cache
+
+import cv2
+import numpy as np
+
+from vision.classify import BLANK, INK_LEVEL, TileClassifier, TileGuess, ink_maps, parse_label
+
+ABOVE = 230
+"""Unicode's canonical combining class of a mark drawn above its letter (acute, dot, diaeresis)."""
+MIN_MARK = 0.01
+"""Ink a mark must have, as a share of the letter's, to count (2 px of a 200 px letter).
+
+Measured on the truth photos read as ``tileref eval`` reads them (leave-one-source-out, found
+corners): the 43 bare letters with a marked twin on the Polish and German boards (N, C, O, S, Z;
+A, O, U) have none at all above them, the Polish Ń Ó Ć Ż Ź 0.03-0.07, and the German dots
+0.06-0.19 on 17 of 22 tiles (the other 5 merge with the letter at this resolution; all 5 were
+read right anyway)."""
+MARK_GAP = 0.15
+"""A mark's lower edge lies within this share of the letter's height above the letter's top: on
+the real tiles the gap is 0-2 px of letters 18-20 px tall (under 0.12), while the specks and
+strips of a tile's own top edge that rendered tiles show above a bare letter lie 0.2-0.3 of the
+letter's height away, and are wide."""
+MARK_WIDTH = 0.4
+"""...and is no wider than this share of the letter (real marks: 0.15-0.3)."""
+
+
+@cache
+def marked_twins(letters: str) -> dict[str, tuple[str, ...]]:
+    """Each letter of ``letters`` that has twins with a mark above in ``letters``: {"N": ("Ń",)}.
+    """
+    twins: dict[str, list[str]] = {}
+    for letter in sorted(set(letters.upper())):
+        parts = unicodedata.normalize("NFD", letter)
+        if len(parts) > 1 and any(unicodedata.combining(mark) == ABOVE for mark in parts[1:]):
+            base = parts[0]
+            if base in letters.upper():
+                twins.setdefault(base, []).append(letter)
+    return {base: tuple(marked) for base, marked in twins.items()}
+
+
+def mark_above(ink: np.ndarray) -> float:
+    """The ink of separate small blobs just above the letter of an upright ink map, as a share of
+    the letter's ink (0: none).
+
+    The letter is the biggest blob near the middle that does not run off the map (a tile's edge
+    or a neighbour does); a mark is a blob at least 2 px each way, wholly above the letter's top
+    and hugging it (:data:`MARK_GAP`), its centre over the letter, narrower than
+    :data:`MARK_WIDTH` of it and smaller than 0.4 of its ink.
+    """
+    count, _, stats, centres = cv2.connectedComponentsWithStats(
+        (ink > INK_LEVEL).astype(np.uint8), connectivity=8)
+    height, width = ink.shape
+    x, y, w, h, area = (stats[1:, k] for k in range(5))
+    cx, cy = centres[1:, 0], centres[1:, 1]
+    whole = (x > 0) & (y > 0) & (x + w < width) & (y + h < height)
+    central = (np.abs(cx - width / 2) < 0.3 * width) & (np.abs(cy - height / 2) < 0.3 * height)
+    letters = np.flatnonzero(whole & central & (area >= 6))
+    if count <= 1 or letters.size == 0:
+        return 0.0
+    lead = letters[np.argmax(area[letters])]
+    top, tall = y[lead], h[lead]
+    marks = (whole & (np.arange(count - 1) != lead) & (np.minimum(w, h) >= 2)
+             & (area <= 0.4 * area[lead]) & (w <= MARK_WIDTH * w[lead])
+             & (cx >= x[lead]) & (cx <= x[lead] + w[lead])
+             & (y + h <= top + 1) & (y + h >= top - MARK_GAP * tall))
+    return float(area[marks].sum() / area[lead])
+
+
+def read_marks(crops: list[np.ndarray], guesses: list[TileGuess], probs: np.ndarray,
+               classifier: TileClassifier, letters: str) -> list[TileGuess]:
+    """The guesses, with each letter that has a marked twin in ``letters`` and a mark above it
+    (turned upright by its rotation) read as that twin.
+
+    Of several twins (Ź and Ż) the one the classifier found likelier wins. The confidence is the
+    twin's share of the classifier's probability for twin and letter together (as low as the
+    classifier was sure of the bare letter), never above the guess's own; the letter read first is
+    the runner-up. ``probs`` are the class probabilities the guesses came from.
+    """
+    twins = marked_twins(letters)
+    todo = [i for i, guess in enumerate(guesses) if guess.letter != BLANK and guess.letter in twins]
+    if not todo:
+        return guesses
+    inks = ink_maps([crops[i] for i in todo])
+    labels = [parse_label(label)[0] for label in classifier.model.labels]
+    out = list(guesses)
+    for i, ink in zip(todo, inks, strict=True):
+        guess = guesses[i]
+        if mark_above(np.rot90(ink, guess.rotation // 90)) < MIN_MARK:
+            continue
+        by_letter = {letter: float(sum(p for p, label in zip(probs[i], labels, strict=True)
+                                       if label == letter))
+                     for letter in (guess.letter, *twins[guess.letter])}
+        twin = max(twins[guess.letter], key=lambda letter: by_letter[letter])
+        together = by_letter[twin] + by_letter[guess.letter]
+        share = by_letter[twin] / together if together > 0 else 0.0
+        out[i] = replace(guess, letter=twin, confidence=min(guess.confidence, share),
+                         runner_up=guess.letter)
+    return out
+
+
+__all__ = ["MIN_MARK", "mark_above", "marked_twins", "read_marks"]
