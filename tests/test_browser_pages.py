@@ -8,6 +8,7 @@ boards), and a dispute photo is read. Each test leaves a screenshot in /tmp to l
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -164,6 +165,29 @@ def test_dispute_page_reads_a_photo(live_server, browser):
     page.click("#reread")
     page.wait_for_url("**/dispute/*?corners=*")
     assert page.locator(".corner-editor .handle").count() == 4
+
+
+@pytest.mark.photos
+def test_a_polish_dispute_photo_is_read_again_with_its_tile_set(live_server, browser):
+    photo = PHOTOS / "kristopalka__scrabble-solver__red_boards_013.jpg"
+    page = browser.new_page(viewport=TABLET)
+    page.goto(live_server.url + "/dispute")
+    page.select_option("form.upload select[name=tiles]", "polish")
+    page.set_input_files("input[name=photo]", str(photo))
+    page.click("form.upload button[type=submit]")
+    page.wait_for_url("**/dispute/*?tiles=polish")
+    national = "ĄĆĘŁŃÓŚŹŻ"
+    assert page.locator("svg.board g.cell text.letter").filter(
+        has_text=re.compile(f"[{national}]")).count() >= 4
+    handle = page.locator(".corner-editor .handle").first
+    box = handle.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 4, box["y"] + box["height"] / 2 + 3, steps=3)
+    page.mouse.up()
+    page.click("#reread")
+    page.wait_for_url("**/dispute/*?tiles=polish&corners=*")
+    assert page.locator("form.judge-form input[name=tiles]").input_value() == "polish"
 
 
 def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browser):

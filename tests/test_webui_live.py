@@ -408,3 +408,22 @@ def test_a_real_photo_of_a_game_in_progress_keeps_the_blank_the_camera_doubts(cl
     assert last["verdict"] is None and "O10" in last["kept"]
     assert "unsure whether O10 holds a tile (read as empty)" in last["reading"]["warnings"]
     assert "O10" not in {cell["cell"] for cell in last["reading"]["cells"]}
+
+
+def test_the_camera_reads_a_game_with_its_own_tile_set(client, make_game):
+    """A Polish game's frames are read with the Polish letters (the real Polish board)."""
+    from vision.truth import DEV_PHOTOS
+
+    photo = (DEV_PHOTOS / "kristopalka__scrabble-solver__red_boards_013.jpg").read_bytes()
+    letters: dict[str, set[str]] = {}
+    for tiles in ("polish", "english"):
+        game_id, auth = make_game(dict(TWO_PLAYERS, options={"tiles": tiles}))
+        for _ in range(6):
+            answer = client.post(f"/api/games/{game_id}/frames", data=photo, headers=auth,
+                                 content_type="image/jpeg").get_json()
+            if answer["reading"] is not None:
+                break
+        assert answer["reading"] is not None, answer["detail"]
+        letters[tiles] = {cell["letter"] for cell in answer["reading"]["cells"]}
+    assert len(letters["polish"] & set("ĄĆĘŁŃÓŚŹŻ")) >= 4
+    assert not letters["english"] & set("ĄĆĘŁŃÓŚŹŻ")

@@ -113,3 +113,17 @@ def test_unknown_game_page_is_404_html(client):
     assert b"no game" in response.data and b"Traceback" not in response.data
     assert client.get("/no/such/page").status_code == 404
     assert client.post("/dispute/0123456789abcdef/judge", data={}).status_code == 404
+
+
+def test_a_game_set_up_with_polish_tiles_scores_and_draws_them(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<option value="polish">Polish (Ą Ć Ę Ł Ń Ó Ś Ź Ż)</option>' in page
+    response = client.post("/games", data=form(ruleset="scrabble", tiles="polish"))
+    assert response.status_code == 302
+    game_id = response.headers["Location"].rsplit("/", 1)[1]
+    from webui import get_service
+
+    with client.application.app_context():
+        assert get_service().session(game_id).game.tile_set.name == "polish"
+    refused = client.post("/games", data=form(tiles="klingon"))
+    assert refused.status_code == 400 and "klingon" in refused.get_data(as_text=True)

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from referee.tiles import load_tile_set
 from vision.truth import DEV_PHOTOS as PHOTOS
 from vision.truth import read_truth
 
@@ -181,3 +182,61 @@ def test_a_reader_failure_is_one_sentence_and_the_dispute_page_still_helps(clien
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "The board reader failed on this photo" in html
     assert 'id="reread"' in html and "broadcast" not in html
+
+
+POLISH = PHOTOS / "kristopalka__scrabble-solver__red_boards_013.jpg"
+POLISH_LETTERS = set("ĄĆĘŁŃÓŚŹŻ")
+
+
+def _national(reading: dict) -> set[str]:
+    return {cell["letter"] for cell in reading["cells"]} & POLISH_LETTERS
+
+
+@pytest.mark.photos
+def test_a_polish_board_is_read_with_the_polish_tile_set_when_asked(client):
+    english = client.post("/api/read", data={"image": (POLISH.open("rb"), POLISH.name)},
+                          content_type="multipart/form-data")
+    assert english.status_code == 200 and _national(english.get_json()) == set()
+    polish = client.post("/api/read?tiles=polish",
+                         data={"image": (POLISH.open("rb"), POLISH.name)},
+                         content_type="multipart/form-data")
+    assert polish.status_code == 200
+    assert len(_national(polish.get_json())) >= 4
+    unknown = client.post("/api/read", data={"image": (POLISH.open("rb"), POLISH.name),
+                                              "tiles": "klingon"},
+                          content_type="multipart/form-data")
+    assert_error(unknown, 400)
+    assert "klingon" in unknown.get_json()["error"]
+
+
+@pytest.mark.photos
+def test_a_dispute_photo_keeps_its_tile_set_through_reading_again_and_judging(client, app):
+    upload = client.post("/dispute", data={"photo": (POLISH.open("rb"), POLISH.name),
+                                           "tiles": "polish"},
+                         content_type="multipart/form-data")
+    assert upload.status_code == 302 and upload.headers["Location"].endswith("?tiles=polish")
+    html = client.get(upload.headers["Location"]).get_data(as_text=True)
+    values = load_tile_set("polish").values
+    drawn = [(re.search(r'data-tile="(.)', cell), re.search(r'class="value"[^>]*>(\d+)<', cell))
+             for cell in html.split('<g class="cell')[1:]]
+    national = [(tile.group(1), value) for tile, value in drawn
+                if tile and tile.group(1) in POLISH_LETTERS]
+    assert len(national) >= 4       # drawn with the Polish values (an English set has none)
+    assert all(value and int(value.group(1)) == values[letter] for letter, value in national)
+    assert 'name="tiles" value="polish"' in html                 # the judge form carries it
+    assert re.search(r'data-photo="[^"]*\?tiles=polish"', html)   # and "read again" does
+    judge = upload.headers["Location"].split("?")[0] + "/judge"
+    play = {"ruleset": "scrabble", "player": "Player 1", "word": "ŻÓŁW", "at": "G8",
+            "dir": "across", "board": "\n".join(["." * 15] * 15)}
+    as_polish = client.post(judge, data={**play, "tiles": "polish"}).get_data(as_text=True)
+    as_english = client.post(judge, data=play).get_data(as_text=True)
+    # Judged with the photo's tiles, the letters are fine and the (English) list says no.
+    assert "ŻÓŁW is not in the word list ENABLE" in as_polish
+    assert "The english set has 0" in as_english
+    folder = app.config["UPLOAD_DIR"]
+    before = sorted(p.name for p in Path(folder).iterdir())
+    refused = client.post("/dispute", data={"photo": (PHOTO.open("rb"), PHOTO.name),
+                                            "tiles": "klingon"},
+                          content_type="multipart/form-data")
+    assert refused.status_code == 400
+    assert sorted(p.name for p in Path(folder).iterdir()) == before   # nothing kept

@@ -170,7 +170,8 @@ def read_photo() -> Any:
         except json.JSONDecodeError:
             raise ServiceError("'corners' must be JSON: four [x, y] points") from None
     overlay = request.args.get("overlay") == "1"
-    result = get_service().read_photo(image_bytes(), parsed, overlay=overlay)
+    tiles = request.form.get("tiles") or request.args.get("tiles") or "english"
+    result = get_service().read_photo(image_bytes(), parsed, overlay=overlay, tiles=tiles)
     if overlay:
         return jsonify(result)
     return jsonify(result["reading"])

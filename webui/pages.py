@@ -28,9 +28,9 @@ from flask import (
 
 from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import COLUMNS, SIZE, Cell, Seat
-from referee.tiles import load_tile_set
+from referee.tiles import load_tile_set, tile_set_names
 from webui import get_service
-from webui.service import ServiceError, parse_corners
+from webui.service import ServiceError, parse_corners, tile_set_option
 
 bp = Blueprint("pages", __name__)
 log = logging.getLogger(__name__)
@@ -40,6 +40,16 @@ SUGGESTED_SEATS = {1: "S", 2: "SN", 3: "SWN", 4: "SWNE"}
 CELL = 40          # SVG units per cell
 MARGIN = 22        # room for the coordinates around the grid
 KEEP_UPLOADS = 50  # dispute photos kept in the instance folder
+
+
+def _tile_set_label(name: str) -> str:
+    """How a tile set is offered in a form: its name and the letters it adds to A-Z."""
+    extra = [letter for letter in load_tile_set(name).letters if not "A" <= letter <= "Z"]
+    return name.title() + (f" ({' '.join(extra)})" if extra else "")
+
+
+TILE_SET_NAMES = {name: _tile_set_label(name) for name in tile_set_names()}
+"""The tile sets a game or a dispute photo may use, by name, with the label forms show."""
 
 
 @bp.errorhandler(ServiceError)
@@ -92,7 +102,7 @@ def draw_board(board_text: str | dict[Cell, Tile], ruleset: str, options: dict[s
         except BoardTextError:
             tiles = {}
     premiums = premium_layout(ruleset, options)
-    tile_set = load_tile_set("english")
+    tile_set = load_tile_set(str(options.get("tiles") or "english"))
     by_cell: dict[str, list[str]] = {}
     for mark, cells in (marks or {}).items():
         for name in cells:
@@ -278,7 +288,7 @@ def panel_context(game_id: str) -> dict[str, Any]:
 def index() -> Any:
     service = get_service()
     return render_template("index.html", games=service.game_ids(12), seats=SEAT_NAMES,
-                           profiles=service.calibration_profiles())
+                           profiles=service.calibration_profiles(), tile_sets=TILE_SET_NAMES)
 
 
 @bp.post("/games")
@@ -301,6 +311,9 @@ def create_game() -> Any:
         suggested = SUGGESTED_SEATS.get(len(chosen), "SWNE")
         players = [{"name": name, "seat": seat or suggested[i]}
                    for i, (name, seat) in enumerate(chosen)]
+    tiles = tile_set_option(form.get("tiles"))
+    if tiles != "english":
+        options["tiles"] = tiles
     service = get_service()
     upload = request.files.get("wordlist_file")
     if form.get("wordlist") == "upload":
@@ -368,11 +381,13 @@ def _photo_path(photo_id: str) -> Path:
 
 @bp.get("/dispute")
 def dispute() -> Any:
-    return render_template("dispute.html", photo_id=None)
+    return render_template("dispute.html", photo_id=None, tiles="english",
+                           tile_sets=TILE_SET_NAMES)
 
 
 @bp.post("/dispute")
 def dispute_upload() -> Any:
+    tiles = tile_set_option(request.form.get("tiles"))
     upload = request.files.get("photo")
     if upload is None or not upload.filename:
         raise ServiceError("choose a photo of the board")
@@ -387,11 +402,15 @@ def dispute_upload() -> Any:
     old = sorted(folder.glob("*.img"), key=lambda p: p.stat().st_mtime)[:-KEEP_UPLOADS]
     for path in old:
         path.unlink(missing_ok=True)
-    return redirect(url_for("pages.dispute_photo", photo_id=photo_id))
+    if tiles == "english":
+        return redirect(url_for("pages.dispute_photo", photo_id=photo_id))
+    return redirect(url_for("pages.dispute_photo", photo_id=photo_id, tiles=tiles))
 
 
-def _dispute_context(photo_id: str, corners_arg: str | None) -> dict[str, Any]:
+def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | None
+                     ) -> dict[str, Any]:
     path = _photo_path(photo_id)
+    tiles = tile_set_option(tiles_arg)
     corners = None
     if corners_arg:
         try:
@@ -403,9 +422,10 @@ def _dispute_context(photo_id: str, corners_arg: str | None) -> dict[str, Any]:
     context: dict[str, Any] = {"photo_id": photo_id, "reading": None, "error": None,
                                "overlay": None, "cells": None, "corners": corners,
                                "size": [int(image.shape[1]), int(image.shape[0])],
+                               "tiles": tiles, "tile_sets": TILE_SET_NAMES,
                                **board_context()}
     try:
-        result = service.read_image(image, corners, overlay=True)
+        result = service.read_image(image, corners, overlay=True, tiles=tiles)
     except ServiceError as error:
         context["error"] = str(error)
         return context
@@ -417,14 +437,14 @@ def _dispute_context(photo_id: str, corners_arg: str | None) -> dict[str, Any]:
     reading = result["reading"]
     context.update(reading=reading, overlay=result["overlay_png"], size=result["size"],
                    corners=reading.get("corners"),
-                   cells=draw_board(reading["board"], "archipelago", {}))
+                   cells=draw_board(reading["board"], "archipelago", {"tiles": tiles}))
     return context
 
 
 @bp.get("/dispute/<photo_id>")
 def dispute_photo(photo_id: str) -> Any:
-    return render_template("dispute.html", **_dispute_context(photo_id,
-                                                              request.args.get("corners")))
+    return render_template("dispute.html", **_dispute_context(
+        photo_id, request.args.get("corners"), request.args.get("tiles")))
 
 
 @bp.get("/dispute/<photo_id>/image")
@@ -448,7 +468,7 @@ def dispute_image(photo_id: str) -> Any:
 @bp.post("/dispute/<photo_id>/judge")
 def dispute_judge(photo_id: str) -> Any:
     form = request.form
-    context = _dispute_context(photo_id, form.get("corners") or None)
+    context = _dispute_context(photo_id, form.get("corners") or None, form.get("tiles"))
     ruleset = form.get("ruleset", "archipelago")
     player = form.get("player", "S").strip()
     move = {"player": player, "word": form.get("word", "").strip(),
@@ -456,11 +476,12 @@ def dispute_judge(photo_id: str) -> Any:
     board_text = form.get("board") or (context["reading"] or {}).get("board", "")
     try:
         verdict, after = get_service().judge_position_and_board(
-            {"ruleset": ruleset, "board": board_text, "move": move})
+            {"ruleset": ruleset, "board": board_text, "move": move,
+             "options": {"tiles": context["tiles"]}})
         context["verdict"] = describe_verdict({"players": []}, verdict, move) | {"raw": verdict}
         # The board as judged (the players may have fixed misreads in the text), the play lit.
         words = verdict.get("words") or []
-        context["cells"] = draw_board(after, ruleset, {}, {
+        context["cells"] = draw_board(after, ruleset, {"tiles": context["tiles"]}, {
             "placed": [cell for word in words[:1] for cell in word["cells"]],
             "remove": list(verdict.get("remove") or [])})
     except ServiceError as error:

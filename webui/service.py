@@ -427,16 +427,16 @@ class GameService:
             raise ServiceError(_one_line(error)) from None
 
     def read_photo(self, data: bytes, corners: list[list[float]] | None = None,
-                   overlay: bool = False) -> dict[str, Any]:
+                   overlay: bool = False, tiles: str = "english") -> dict[str, Any]:
         """POST /api/read: one photo, no game → the reading (and optionally the overlay PNG)."""
-        return self.read_image(self.load_photo(data), corners, overlay)
+        return self.read_image(self.load_photo(data), corners, overlay, tiles)
 
     def read_image(self, image: Any, corners: list[list[float]] | None = None,
-                   overlay: bool = False) -> dict[str, Any]:
+                   overlay: bool = False, tiles: str = "english") -> dict[str, Any]:
         from vision.errors import VisionError
 
         try:
-            reading = read_board(image, corners)
+            reading = read_board(image, corners, tile_set_option(tiles))
         except VisionError as error:
             raise Unreadable(_one_line(error)) from None
         result = {"reading": reading.to_json()}
@@ -488,7 +488,7 @@ class GameService:
             session = self.session(game_id)
             corners = session.corners or self._profile_corners(session, image)
             try:
-                reading = read_board(image, corners)
+                reading = read_board(image, corners, session.game.tile_set.name)
             except VisionError as error:
                 table.fusion.clear()
                 return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
@@ -702,15 +702,26 @@ def parse_corners(value: object) -> list[list[float]]:
     return corners
 
 
-def read_board(image: Any, corners: Any) -> Any:
-    """The vision reader, imported late so the app starts without OpenCV models loaded."""
+def read_board(image: Any, corners: Any, tiles: str = "english") -> Any:
+    """The vision reader, imported late so the app starts without OpenCV models loaded;
+    ``tiles`` is the tile set whose letters it may read (the game's ``options.tiles``)."""
     from vision.read import read_board as reader
 
     if corners is None:
-        return reader(image)
+        return reader(image, tiles=tiles)
     import numpy as np
 
-    return reader(image, corners=np.asarray(corners, dtype=np.float32))
+    return reader(image, corners=np.asarray(corners, dtype=np.float32), tiles=tiles)
+
+
+def tile_set_option(value: object) -> str:
+    """A tile set's name as a form or query gives it (empty: English), or one sentence."""
+    from referee.tiles import tile_set_names
+
+    name = str(value or "english").strip().lower()
+    if name not in tile_set_names():
+        raise ServiceError(f"unknown tile set {name!r}: {', '.join(tile_set_names())}")
+    return name
 
 
 def overlay_png(image: Any, reading: Any) -> str:

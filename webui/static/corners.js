@@ -53,7 +53,9 @@
     const rounded = () => corners.map(([x, y]) => [Math.round(x), Math.round(y)]);
     const button = document.getElementById("reread");
     if (button) button.addEventListener("click", () => {
-      location.href = editor.dataset.photo + "?corners=" + encodeURIComponent(JSON.stringify(rounded()));
+      const url = new URL(editor.dataset.photo, location.href);  // keeps ?tiles=
+      url.searchParams.set("corners", JSON.stringify(rounded()));
+      location.href = url.href;
     });
     const save = document.getElementById("save-corners");
     if (save && window.tileref) save.addEventListener("click", async () => {
