@@ -19,6 +19,16 @@ from vision.truth import DEV_PHOTOS as PHOTOS
 
 pytestmark = pytest.mark.browser
 
+
+def drag(page, handle, dx: float, dy: float) -> None:
+    """Drag a corner handle by (dx, dy) CSS pixels, as a finger would."""
+    box = handle.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + dy, steps=4)
+    page.mouse.up()
+
 TABLET = {"width": 1280, "height": 800}
 
 
@@ -129,11 +139,7 @@ def test_live_camera_play_is_judged_and_shown(live_server, launch_browser, tmp_p
     page.wait_for_selector("#live-corners .handle >> nth=3")
     handle = page.locator("#live-corners .handle").first
     handle.scroll_into_view_if_needed()
-    box = handle.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2 - 10, box["y"] + box["height"] / 2 - 8, steps=4)
-    page.mouse.up()
+    drag(page, handle, -10, -8)
     page.click("#save-corners")
     page.wait_for_selector("text=Saved: the camera now reads inside these corners.")
     state = json.loads(urllib.request.urlopen(f"{live_server.url}/api/games/{game_id}").read())
@@ -156,12 +162,7 @@ def test_dispute_page_reads_a_photo(live_server, browser):
         assert page.locator("svg.board g.cell").count() == 225
     page.screenshot(path="/tmp/tileref-dispute.png", full_page=True)
     # Drag the top-left corner a little and read again with the corners set by hand.
-    handle = page.locator(".corner-editor .handle").first
-    box = handle.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2 + 12, box["y"] + box["height"] / 2 + 9, steps=4)
-    page.mouse.up()
+    drag(page, page.locator(".corner-editor .handle").first, 12, 9)
     page.click("#reread")
     page.wait_for_url("**/dispute/*?corners=*")
     assert page.locator(".corner-editor .handle").count() == 4
@@ -179,12 +180,7 @@ def test_a_polish_dispute_photo_is_read_again_with_its_tile_set(live_server, bro
     national = "ĄĆĘŁŃÓŚŹŻ"
     assert page.locator("svg.board g.cell text.letter").filter(
         has_text=re.compile(f"[{national}]")).count() >= 4
-    handle = page.locator(".corner-editor .handle").first
-    box = handle.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2 + 4, box["y"] + box["height"] / 2 + 3, steps=3)
-    page.mouse.up()
+    drag(page, page.locator(".corner-editor .handle").first, 4, 3)
     page.click("#reread")
     page.wait_for_url("**/dispute/*?tiles=polish&corners=*")
     assert page.locator("form.judge-form input[name=tiles]").input_value() == "polish"
