@@ -168,7 +168,7 @@ def test_a_reader_failure_is_one_sentence_and_the_dispute_page_still_helps(clien
     """A bug in the reader must not show players a stack trace or a dead end."""
     import webui.service
 
-    def broken(image, corners):
+    def broken(*args, **kwargs):
         raise RuntimeError("operands could not be broadcast together")
 
     monkeypatch.setattr(webui.service, "read_board", broken)
@@ -240,3 +240,28 @@ def test_a_dispute_photo_keeps_its_tile_set_through_reading_again_and_judging(cl
                           content_type="multipart/form-data")
     assert refused.status_code == 400
     assert sorted(p.name for p in Path(folder).iterdir()) == before   # nothing kept
+
+
+def test_a_dispute_photo_is_read_with_the_single_photo_settings_and_a_frame_fast(
+        client, make_game, monkeypatch):
+    """A photo read on request gets Tesseract's opinion and five occupancy looks, as
+    ``tileref read`` and ``tileref eval`` read; a live frame is read fast (frames vote)."""
+    import vision.read
+    from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG
+
+    configs = []
+
+    def recording(image, **options):
+        configs.append(options["config"])
+        raise vision.read.VisionError("no board found in the photo")
+
+    monkeypatch.setattr(vision.read, "read_board", recording)
+    ok, data = cv2.imencode(".jpg", np.full((120, 160, 3), 128, np.uint8))
+    assert_error(client.post("/api/read", data=data.tobytes(), content_type="image/jpeg"), 422)
+    game_id, auth = make_game()
+    service = client.application.extensions["tileref"]
+    table = service.live_table(game_id)
+    monkeypatch.setattr(table, "check_view", lambda image: type("Steady", (), {"steady": True})())
+    client.post(f"/api/games/{game_id}/frames", data=data.tobytes(), headers=auth,
+                content_type="image/jpeg")
+    assert configs == [DISPUTE_CONFIG, DEFAULT_CONFIG]

@@ -436,7 +436,7 @@ class GameService:
         from vision.errors import VisionError
 
         try:
-            reading = read_board(image, corners, tile_set_option(tiles))
+            reading = read_board(image, corners, tile_set_option(tiles), single=True)
         except VisionError as error:
             raise Unreadable(_one_line(error)) from None
         result = {"reading": reading.to_json()}
@@ -702,16 +702,24 @@ def parse_corners(value: object) -> list[list[float]]:
     return corners
 
 
-def read_board(image: Any, corners: Any, tiles: str = "english") -> Any:
+def read_board(image: Any, corners: Any, tiles: str = "english", *, single: bool = False) -> Any:
     """The vision reader, imported late so the app starts without OpenCV models loaded;
-    ``tiles`` is the tile set whose letters it may read (the game's ``options.tiles``)."""
-    from vision.read import read_board as reader
+    ``tiles`` is the tile set whose letters it may read (the game's ``options.tiles``).
 
+    ``single``: one photo read on request (a dispute), with the slower, surer settings
+    ``tileref read`` uses (``DISPUTE_CONFIG``: Tesseract on doubtful letters, occupancy read from
+    five looks); a live frame is read fast, and the frames vote instead.
+    """
+    from vision.read import read_board as reader
+    from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG
+
+    config = DISPUTE_CONFIG if single else DEFAULT_CONFIG
     if corners is None:
-        return reader(image, tiles=tiles)
+        return reader(image, tiles=tiles, config=config)
     import numpy as np
 
-    return reader(image, corners=np.asarray(corners, dtype=np.float32), tiles=tiles)
+    return reader(image, corners=np.asarray(corners, dtype=np.float32), tiles=tiles,
+                  config=config)
 
 
 def tile_set_option(value: object) -> str:
