@@ -352,3 +352,34 @@ def test_the_softest_and_smallest_dev_photos_are_not_refused(name: str) -> None:
     truth = read_truth(PHOTOS / name)
     reading = read_board(PHOTOS / name, corners=photo_corners(truth))
     assert abs(len(reading.cells) - len(truth.occupied())) <= 3
+
+
+class _BrightestCell:
+    """An occupancy model that calls a tile wherever the board's brightest pixel falls."""
+
+    def tile_probability(self, board) -> np.ndarray:
+        gray = board.image.max(axis=2)
+        y, x = np.unravel_index(int(np.argmax(gray)), gray.shape)
+        probability = np.zeros((15, 15))
+        cell = board.cell_px
+        probability[(y - board.margin_px) // cell, (x - board.margin_px) // cell] = 1
+        return probability
+
+
+def test_occupancy_is_averaged_over_the_grid_moved_an_eighth_of_a_cell_each_way() -> None:
+    from vision.read import tile_probability
+    from vision.reading import DISPUTE_CONFIG
+    from vision.rectify import RectifiedBoard
+
+    size = 15 * 48 + 2 * 24
+    image = np.zeros((size, size, 3), np.uint8)
+    # A bright point 2 px inside the right edge of H8: only the look that moves the grid's
+    # content 6 px right carries it into I8.
+    image[24 + 7 * 48 + 20, 24 + 8 * 48 - 3] = 255
+    board = RectifiedBoard(image, 48, 24, np.eye(3))
+    one = tile_probability(board, _BrightestCell(), 0.0)       # type: ignore[arg-type]
+    assert one[7, 7] == 1 and one.sum() == 1
+    shift = DISPUTE_CONFIG.occupancy_shift
+    five = tile_probability(board, _BrightestCell(), shift)  # type: ignore[arg-type]
+    assert five[7, 7] == pytest.approx(0.8) and five[7, 8] == pytest.approx(0.2)
+    assert five.sum() == pytest.approx(1.0)
