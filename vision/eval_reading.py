@@ -246,8 +246,7 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
     in_game = corrected
     if before is not None:
         row.follows, known = before
-        seen = {Cell.parse(r.cell): r.tile for r in turned.cells}
-        settled, kept = settle(seen, known, Doubts.of_reading(turned))
+        settled, kept = settle(turned.tiles(), known, Doubts.of_reading(turned))
         game_cells = dict(read_cells)
         for cell in kept:
             tile = settled[cell]

@@ -402,9 +402,14 @@ def dispute_upload() -> Any:
     old = sorted(folder.glob("*.img"), key=lambda p: p.stat().st_mtime)[:-KEEP_UPLOADS]
     for path in old:
         path.unlink(missing_ok=True)
+    return redirect(_dispute_url(photo_id, tiles))
+
+
+def _dispute_url(photo_id: str, tiles: str) -> str:
+    """A dispute photo's page; the tile set rides along in the query unless it is English."""
     if tiles == "english":
-        return redirect(url_for("pages.dispute_photo", photo_id=photo_id))
-    return redirect(url_for("pages.dispute_photo", photo_id=photo_id, tiles=tiles))
+        return url_for("pages.dispute_photo", photo_id=photo_id)
+    return url_for("pages.dispute_photo", photo_id=photo_id, tiles=tiles)
 
 
 def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | None
@@ -423,6 +428,7 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
                                "overlay": None, "cells": None, "corners": corners,
                                "size": [int(image.shape[1]), int(image.shape[0])],
                                "tiles": tiles, "tile_sets": TILE_SET_NAMES,
+                               "photo_url": _dispute_url(photo_id, tiles),
                                **board_context()}
     try:
         result = service.read_image(image, corners, overlay=True, tiles=tiles)
