@@ -632,14 +632,18 @@ class TileClassifier:
             return []
         return self.guesses(self.probabilities(crops, letters))
 
+    def letter_probabilities(self, probs: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """The letters, and (N, letters) each one's probability over its four rotations."""
+        return self._letters, probs @ self._member.T.astype(probs.dtype)
+
     def guesses(self, probs: np.ndarray) -> list[TileGuess]:
         """One :class:`TileGuess` per row of class probabilities.
 
         The letter is the one with the most probability over its four rotations (a blank, with
         no rotation to read, spreads over all four), then its likeliest rotation is taken.
         """
-        letters, member = self._letters, self._member
-        by_letter = probs @ member.T.astype(probs.dtype)
+        member = self._member
+        letters, by_letter = self.letter_probabilities(probs)
         order = np.argsort(by_letter, axis=1)[:, ::-1]
         best = np.argmax(np.where(member[order[:, 0]], probs, -1.0), axis=1)
         guesses = []

@@ -23,7 +23,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.classify import BLANK, INK_LEVEL, TileClassifier, TileGuess, ink_maps, parse_label
+from vision.classify import BLANK, INK_LEVEL, TileClassifier, TileGuess, ink_maps
 
 ABOVE = 230
 """Unicode's canonical combining class of a mark drawn above its letter (acute, dot, diaeresis)."""
@@ -101,14 +101,13 @@ def read_marks(crops: list[np.ndarray], guesses: list[TileGuess], probs: np.ndar
     if not todo:
         return guesses
     inks = ink_maps([crops[i] for i in todo])
-    labels = [parse_label(label)[0] for label in classifier.model.labels]
+    names, by_letters = classifier.letter_probabilities(probs)
     out = list(guesses)
     for i, ink in zip(todo, inks, strict=True):
         guess = guesses[i]
         if mark_above(np.rot90(ink, guess.rotation // 90)) < MIN_MARK:
             continue
-        by_letter = {letter: float(sum(p for p, label in zip(probs[i], labels, strict=True)
-                                       if label == letter))
+        by_letter = {letter: float(by_letters[i, names.index(letter)])
                      for letter in (guess.letter, *twins[guess.letter])}
         twin = max(twins[guess.letter], key=lambda letter: by_letter[letter])
         together = by_letter[twin] + by_letter[guess.letter]
