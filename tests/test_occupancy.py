@@ -154,7 +154,9 @@ def test_the_centre_star_is_told_from_a_tile_on_the_centre() -> None:
     # The star is letter-sized dark ink: on a full board it was read as a tile (probability 1).
     empty, _ = _board(EMPTY_BOARD)
     assert cell_features(empty)[7 * 15 + 7, LOCAL_FEATURES + 13] == 1
-    assert OccupancyModel.load().tile_probability(empty)[7, 7] < 0.5
+    # Not even doubtful: a star in view is a bare square, so no warning names it (at the earlier
+    # cap of 0.25 this photo read "unsure whether H8 holds a tile").
+    assert OccupancyModel.load().tile_probability(empty)[7, 7] < DEFAULT_CONFIG.unsure_empty_above
     full, truth = _board(FULL_BOARDS[0])
     assert truth[7, 7] and cell_features(full)[7 * 15 + 7, LOCAL_FEATURES + 13] == 0
 
