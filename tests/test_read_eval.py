@@ -6,6 +6,7 @@ import csv
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from referee.boardtext import Tile
 from referee.cells import Cell
@@ -57,6 +58,27 @@ def test_in_sample_run_says_it_is_optimistic_and_writes_the_csv(tmp_path, capsys
     assert rows[0]["photo"] == "tileref__render__reading.png"
     assert {"found", "corner_error_cells", "occupancy_false_tiles", "occupancy_missed_tiles",
             "letter_errors", "rotation_errors", "ms"} <= set(rows[0])
+
+
+def test_scale_shrinks_every_photo_before_it_is_read(tmp_path, capsys) -> None:
+    # The render's truth corners shrink with it: its cells measure half as many pixels, the
+    # board is still read, and the table says the photos were shrunk.
+    path = _render_folder(tmp_path)
+    whole = evaluate_photo(path, given_corners=True)
+    half = evaluate_photo(path, given_corners=True, scale=0.5)
+    assert whole.cell_px is not None and half.cell_px is not None
+    assert half.cell_px == pytest.approx(whole.cell_px / 2)
+    assert half.found and half.letters_scored >= 6
+    assert main(["eval", str(tmp_path), "--in-sample", "--given-corners", "--scale", "0.5"]) == 0
+    assert "every photo shrunk to 0.5 of its size" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("scale", ["0", "1.5", "-1"])
+def test_a_scale_out_of_range_exits_2_in_one_line(scale: str, tmp_path, capsys) -> None:
+    _render_folder(tmp_path)
+    assert main(["eval", str(tmp_path), "--in-sample", "--scale", scale]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tileref eval: --scale must be from 0.05 to 1") and err.count("\n") == 1
 
 
 def test_a_folder_that_is_not_there_exits_2(tmp_path, capsys) -> None:

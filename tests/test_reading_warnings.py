@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from referee.boardtext import Tile
 from referee.cells import Cell
+from vision.eval_reading import photo_corners
 from vision.occupancy import OccupancyModel
 from vision.overlay import DOUBT_BGR, draw_overlay
 from vision.read import read_board
 from vision.reading import BoardReading, CellReading
 from vision.rectify import RectifiedBoard
 from vision.render import RenderOptions, render_board_photo
+from vision.truth import DEV_PHOTOS, read_truth
 
 
 def test_turning_a_reading_renames_the_cells_its_warnings_name() -> None:
@@ -87,3 +90,21 @@ def test_the_overlay_boxes_the_empty_cells_warnings_name() -> None:
     for name in ("C3", "M12"):
         assert doubt_pixels(warned, Cell.parse(name)) > 50
         assert doubt_pixels(plain, Cell.parse(name)) == 0
+
+
+def test_a_board_small_in_the_photo_is_read_with_a_warning_that_says_so() -> None:
+    # A chat app's copy of a real photo, a third of its size: 12 px a cell, where about one
+    # letter in twenty is read wrong (ReadConfig.small_cell_px). The full-size photo (35 px a
+    # cell) reads without that warning.
+    photo = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg"
+    corners = photo_corners(read_truth(photo))
+    image = cv2.imread(str(photo))
+    full = read_board(image, corners=corners)
+    assert not [w for w in full.warnings if w.startswith("board small")]
+    small = read_board(cv2.resize(image, None, fx=0.35, fy=0.35, interpolation=cv2.INTER_AREA),
+                       corners=corners * 0.35)
+    assert small.warnings[0] == ("board small in the photo (cells 12 px across, 20 or more read "
+                                 "best): move the camera closer or use a larger photo")
+    assert len(small.cells) >= 90  # still read: the warning tells, it does not refuse
+    # It names no cell, so turning the reading (south "auto") leaves it as it is.
+    assert small.turned(1).warnings[0] == small.warnings[0]

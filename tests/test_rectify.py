@@ -12,6 +12,7 @@ from vision.rectify import (
     estimate_focal,
     grid_homography,
     lifted_homography,
+    photo_cell_px,
     rectify,
 )
 
@@ -148,3 +149,14 @@ def test_zero_lift_is_the_plain_homography() -> None:
     corners = [(100, 80), (900, 120), (950, 700), (60, 650)]
     h = grid_homography(corners)
     assert np.array_equal(lifted_homography(h, (800, 1000), 0.0), h)
+
+
+def test_photo_cell_px_is_the_median_cells_shorter_side() -> None:
+    # A square board 300 px a side: every cell 20 px.
+    assert photo_cell_px([(10, 10), (310, 10), (310, 310), (10, 310)]) == pytest.approx(20)
+    # Squashed to half its height: cells 20 x 10, the shorter side counts.
+    assert photo_cell_px([(0, 0), (300, 0), (300, 150), (0, 150)]) == pytest.approx(10)
+    # Seen steeply, the far rows are smaller than the near ones: the middle cell's size is
+    # between them, and no cell of the board is as small as the far rows' pixels say.
+    steep = [(100, 0), (200, 0), (300, 300), (0, 300)]
+    assert 8 < photo_cell_px(steep) < 20

@@ -427,3 +427,26 @@ def test_the_camera_reads_a_game_with_its_own_tile_set(client, make_game):
         letters[tiles] = {cell["letter"] for cell in answer["reading"]["cells"]}
     assert len(letters["polish"] & set("ĄĆĘŁŃÓŚŹŻ")) >= 4
     assert not letters["english"] & set("ĄĆĘŁŃÓŚŹŻ")
+
+
+def test_a_camera_too_far_from_the_board_is_told_so_while_waiting(client, make_game):
+    """An empty board's frame a third of its size (17 px a cell): the referee still reads it
+    and waits for a play, and says why the reading may go wrong while the camera can still be
+    moved. A frame of the full size says nothing."""
+    from vision.truth import DEV_PHOTOS
+
+    image = cv2.imread(str(DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_165308.jpg"))
+    details = {}
+    for scale in (1.0, 0.3):
+        game_id, auth = make_game()
+        frame = jpeg(cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
+        for _ in range(6):
+            answer = client.post(f"/api/games/{game_id}/frames", data=frame, headers=auth,
+                                 content_type="image/jpeg").get_json()
+            if answer["waiting_for"] == "a play":
+                break
+        assert answer["waiting_for"] == "a play", answer["detail"]
+        details[scale] = answer["detail"]
+    assert details[1.0] == ""
+    assert re.fullmatch(r"board small in the photo \(cells 1\d px across, 20 or more read best\): "
+                        r"move the camera closer or use a larger photo", details[0.3])

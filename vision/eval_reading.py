@@ -27,6 +27,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from referee.boardtext import Tile
@@ -36,6 +37,7 @@ from vision.image import load_image
 from vision.known import Doubts, settle
 from vision.read import read_board
 from vision.reading import DISPUTE_CONFIG, CellReading
+from vision.rectify import photo_cell_px
 from vision.truth import SIZE, PhotoTruth, TruthCell, photos_with_truth, read_truth
 
 ERRATA = Path(__file__).resolve().parents[1] / "bench" / "truth_errata.csv"
@@ -126,6 +128,9 @@ class ReadingRow:
     """The wrong cells against the corrected truth, in the truth's orientation: ``C6 Q>R`` (a
     letter), ``H8 +tile`` (a false tile), ``O15 -tile`` (a missed one), ``D4 Q 0>90`` (a
     rotation, degrees), separated by ``; ``."""
+    cell_px: float | None = None
+    """The median cell's side in the photo as read (pixels; truth corners, else the corners
+    found): how big a tile the reader was given (``ReadConfig.small_cell_px``)."""
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter, repr=False)
 
 
@@ -204,19 +209,27 @@ def _score(grid: list[list[TruthCell | None]], read_cells: dict[Cell, CellReadin
 
 def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
                    errata: Errata | None = None,
-                   before: tuple[str, dict[Cell, Tile]] | None = None) -> ReadingRow:
+                   before: tuple[str, dict[Cell, Tile]] | None = None,
+                   scale: float = 1.0) -> ReadingRow:
     """Read one truth photo and score it; ``models`` is (occupancy, classifier) or None;
     ``errata`` the truth corrections (:func:`load_errata` if None); ``before`` the name and
     board of the photo of the same game just before (:func:`game_predecessors`), to score the
-    reading settled with that board known as well."""
+    reading settled with that board known as well. ``scale`` shrinks the photo first (area
+    averaging, as a phone's or a chat app's smaller copy is made): how reading holds up as the
+    tiles get fewer pixels."""
     truth = read_truth(photo)
     occupancy, classifier = models or (None, None)
     expected = photo_corners(truth)
+    if expected is not None:
+        expected = expected * scale
     row = ReadingRow(photo.name, truth.source, False, None, len(truth.occupied()),
                      tile_set_for(truth))
+    row.cell_px = None if expected is None else photo_cell_px(expected)
     started = time.perf_counter()
     try:
         image = load_image(photo)
+        if scale != 1:
+            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         corners = expected if given_corners and expected is not None else None
         reading = read_board(image, corners=corners, tiles=row.tile_set, config=DISPUTE_CONFIG,
                              occupancy=occupancy, classifier=classifier)
@@ -227,6 +240,8 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
     row.ms = (time.perf_counter() - started) * 1000
     row.found = True
     row.corner_error_cells = _corner_error(np.array(reading.corners), expected)
+    if row.cell_px is None:
+        row.cell_px = photo_cell_px(np.array(reading.corners))
     turned = reading.turned(truth.orientation // 90)
     read_cells = {Cell.parse(r.cell): r for r in turned.cells}
     plain = _score([list(cells) for cells in truth.grid], read_cells)
@@ -304,7 +319,7 @@ def game_predecessors(photos: list[Path], errata: Errata
 
 
 def evaluate_reading(folder: Path | str, *, given_corners: bool = False, in_sample: bool = False,
-                     progress: bool = True) -> list[ReadingRow]:
+                     progress: bool = True, scale: float = 1.0) -> list[ReadingRow]:
     photos = photos_with_truth(Path(folder))
     errata = load_errata()
     before = game_predecessors(photos, errata)
@@ -320,7 +335,8 @@ def evaluate_reading(folder: Path | str, *, given_corners: bool = False, in_samp
                   flush=True)
         rows.append(evaluate_photo(photo, given_corners=given_corners,
                                    models=models.get(read_truth(photo).source),
-                                   errata=errata, before=before.get(photo.name)))
+                                   errata=errata, before=before.get(photo.name),
+                                   scale=scale))
     if progress and photos:
         print(file=sys.stderr)
     return rows
@@ -338,9 +354,12 @@ LOSO_NOTE = ("models: leave-one-source-out (each photo read by models trained wi
              "repository's photos)")
 
 
-def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False) -> None:
+def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False,
+                scale: float = 1.0) -> None:
     out = out or sys.stdout
     print(IN_SAMPLE_NOTE if in_sample else LOSO_NOTE, file=out)
+    if scale != 1:
+        print(f"every photo shrunk to {scale:g} of its size before reading (--scale)", file=out)
     print(f"{'photo':58} {'found':>5} {'corner':>6} {'tiles':>5} {'+occ':>4} {'-occ':>4} "
           f"{'letters':>11} {'rot err':>7} {'ms':>6}", file=out)
     for row in rows:
@@ -429,17 +448,27 @@ def write_csv(rows: list[ReadingRow], path: Path) -> None:
             ])
 
 
+MIN_SCALE = 0.05
+"""The smallest ``--scale``: a 2000 px photo becomes 100 px, far past where boards are found."""
+
+
 def run_reading_eval(folder: Path, csv_path: Path | None = None, *,
-                     given_corners: bool = False, in_sample: bool = False) -> int:
+                     given_corners: bool = False, in_sample: bool = False,
+                     scale: float = 1.0) -> int:
     folder = Path(folder)
     if not folder.is_dir():
         print(f"tileref eval: not a folder: {folder}", file=sys.stderr)
         return 2
-    rows = evaluate_reading(folder, given_corners=given_corners, in_sample=in_sample)
+    if not MIN_SCALE <= scale <= 1:
+        print(f"tileref eval: --scale must be from {MIN_SCALE} to 1, not {scale}",
+              file=sys.stderr)
+        return 2
+    rows = evaluate_reading(folder, given_corners=given_corners, in_sample=in_sample,
+                            scale=scale)
     if not rows:
         print(f"tileref eval: no photos with truth files in {folder}", file=sys.stderr)
         return 2
-    print_table(rows, in_sample=in_sample)
+    print_table(rows, in_sample=in_sample, scale=scale)
     if csv_path is not None:
         write_csv(rows, Path(csv_path))
     return 0

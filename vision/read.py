@@ -28,12 +28,13 @@ from vision.probabilities import pooled
 from vision.reading import (
     DEFAULT_CONFIG,
     MAY_HIDE_A_TILE,
+    SMALL_BOARD,
     UNSURE_WHETHER,
     BoardReading,
     CellReading,
     ReadConfig,
 )
-from vision.rectify import SIZE, RectifiedBoard, check_corners, rectify
+from vision.rectify import SIZE, RectifiedBoard, check_corners, photo_cell_px, rectify
 from vision.tilecentre import letter_offsets
 
 SOUTH_OPTIONS = ("bottom", "auto")
@@ -368,6 +369,17 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
                         tuple(warnings), timings)
 
 
+def _small_board(corners: np.ndarray, config: ReadConfig) -> list[str]:
+    """The warning for a board too small in the photo to read well (``config.small_cell_px``):
+    a thumbnail or a chat app's copy reads a letter in twenty wrong, and only the person who
+    took the photo can fix that."""
+    cell_px = photo_cell_px(corners)
+    if cell_px >= config.small_cell_px:
+        return []
+    return [f"{SMALL_BOARD} (cells {cell_px:.0f} px across, {config.small_cell_px:.0f} or more "
+            "read best): move the camera closer or use a larger photo"]
+
+
 def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
                   config: ReadConfig) -> list[str]:
     """A warning for each cell read as empty that the occupancy model thought might hold a tile
@@ -437,6 +449,9 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
     reading = read_rectified(board, quad, tiles=tiles, config=config, occupancy=occupancy,
                              classifier=classifier)
     reading.timings_ms.update(timings)
+    small = _small_board(quad, config)
+    if small:
+        reading = replace(reading, warnings=(*small, *reading.warnings))
     if south == "auto":
         reading = reading.turned(upright_turns(reading))
     return reading

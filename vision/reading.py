@@ -84,6 +84,15 @@ class ReadConfig:
     with shifts of 2, 3, 4 and 6 px of a 48 px cell; truth corners 14, and 11 and 12 at 3 and
     6 px; 29 random renders (committed model, found corners) 55 and 52 at 6 px. 6 px, an
     eighth of a cell, is the second look's shift: not tuned again here.
+
+    ``small_cell_px``: a board whose median cell is smaller than this in the photo
+    (:func:`vision.rectify.photo_cell_px`) is read, with a warning that says so, since a tile of
+    a dozen pixels has lost the strokes that tell its letter. Measured by ``python -m bench
+    resolution`` (the 38 truth photos read as ``tileref eval`` reads them at 1, 0.5, 0.35 and
+    0.25 of their size, corrected truth): below 20 px a cell 3.4 % of the letters were wrong (66
+    of 1955; 38 of 51 boards found), from 20 px 0.6 % (24 of 3943; all 101 found); by group,
+    2.6 % at 16-20 px, 1.5 % at 20-24 px, 0.4 % from 24 px. The truth photos themselves measure
+    24 px (a 640 px export) and up, so none of them is warned about.
     """
 
     cell_px: int = 48
@@ -105,6 +114,7 @@ class ReadConfig:
     second_look_pad: float = 0.12  # ...and from a crop grown this share of a cell a side (0: not)
     recentre_beyond: float = 0.25  # a letter further off its cell's centre (cells): crop follows
     occupancy_shift: float = 0.0  # occupancy also read with the grid moved this share of a cell
+    small_cell_px: float = 20.0  # a median cell smaller than this (photo pixels): warned about
 
 
 
@@ -219,6 +229,8 @@ MAY_HIDE_A_TILE = " (may hide a tile)"
 """Ends a glare or shadow warning on a cell read as empty that might hold a tile."""
 UNSURE_WHETHER = "unsure whether"
 """Starts the warning on a cell read as empty that the occupancy model half believed a tile."""
+SMALL_BOARD = "board small in the photo"
+"""Starts the one warning about the whole photo (``ReadConfig.small_cell_px``); it names no cell."""
 
 _CELL_NAME = re.compile(r"\b[A-O](?:1[0-5]|[1-9])\b")
 """A cell's name inside a warning ("glare over K3"); a lone letter ("maybe E") is none."""
@@ -244,5 +256,5 @@ def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str
                                 warning) for warning in warnings)
 
 
-__all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "UNSURE_WHETHER", "BoardReading",
-           "CellReading", "ReadConfig", "maybe_tile_cells"]
+__all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "SMALL_BOARD", "UNSURE_WHETHER",
+           "BoardReading", "CellReading", "ReadConfig", "maybe_tile_cells"]

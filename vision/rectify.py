@@ -96,6 +96,20 @@ def grid_homography(corners: np.ndarray | list) -> np.ndarray:
     )
 
 
+def photo_cell_px(corners: np.ndarray | list) -> float:
+    """The median cell's shorter side in photo pixels: how much of the photo each tile gets.
+
+    The median, not the smallest: a steep photo's far row is always smaller than its near one,
+    and what limits a reading as a whole is how big the typical square is.
+    """
+    lattice = np.stack(np.meshgrid(np.arange(SIZE + 1), np.arange(SIZE + 1)), axis=-1)
+    points = cv2.perspectiveTransform(lattice.reshape(-1, 1, 2).astype(np.float64),
+                                      grid_homography(corners)).reshape(SIZE + 1, SIZE + 1, 2)
+    across = np.linalg.norm(points[:-1, 1:] - points[:-1, :-1], axis=2)
+    down = np.linalg.norm(points[1:, :-1] - points[:-1, :-1], axis=2)
+    return float(np.median(np.minimum(across, down)))
+
+
 def estimate_focal(homography: np.ndarray, image_shape: tuple[int, ...]) -> float:
     """A plausible focal length (pixels) for the camera that saw the board plane.
 
