@@ -5,7 +5,9 @@ Every truth photo is read as ``tileref eval`` reads it (leave-one-source-out mod
 found, the dispute settings) at ``SCALES`` of its size, and the readings are grouped by the
 photo's median cell side in pixels (:func:`vision.rectify.photo_cell_px`, truth corners). The
 figures are against the corrected truth (``bench/truth_errata.csv``). They are what
-``ReadConfig.small_cell_px`` (the "board small in the photo" warning) was chosen on.
+``ReadConfig.small_cell_px`` (the "board small in the photo" warning) was chosen on. On a fresh
+machine the first run trains the leave-one-source-out models (minutes; cached, as for
+``tileref eval``).
 
 ``python -m bench resolution``
 """
@@ -36,8 +38,7 @@ def main() -> int:
     rows: list[tuple[float, ReadingRow]] = []
     for scale in SCALES:
         print(f"reading the truth photos at {scale:g} of their size ...", flush=True)
-        rows += [(scale, row) for row in evaluate_reading(DEV_PHOTOS, progress=False,
-                                                          scale=scale)]
+        rows += [(scale, row) for row in evaluate_reading(DEV_PHOTOS, scale=scale)]
     print("\nleave-one-source-out, found corners, corrected truth; occupancy = cells wrong")
     print(f"{'cell px':>13} {'photos':>6} {'found':>6} {'letters':>10} {'wrong':>7} "
           f"{'occupancy':>9}")
