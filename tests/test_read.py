@@ -355,14 +355,18 @@ def test_the_softest_and_smallest_dev_photos_are_not_refused(name: str) -> None:
 
 
 class _BrightestCell:
-    """An occupancy model that calls a tile wherever the board's brightest pixel falls."""
+    """An occupancy model that calls a tile (``tile``) wherever the board's brightest pixel
+    falls, and every other cell empty with the probability left over."""
+
+    def __init__(self, tile: float = 1.0) -> None:
+        self.tile = tile
 
     def tile_probability(self, board) -> np.ndarray:
         gray = board.image.max(axis=2)
         y, x = np.unravel_index(int(np.argmax(gray)), gray.shape)
-        probability = np.zeros((15, 15))
+        probability = np.full((15, 15), 1 - self.tile)
         cell = board.cell_px
-        probability[(y - board.margin_px) // cell, (x - board.margin_px) // cell] = 1
+        probability[(y - board.margin_px) // cell, (x - board.margin_px) // cell] = self.tile
         return probability
 
 
@@ -377,9 +381,16 @@ def test_occupancy_is_averaged_over_the_grid_moved_an_eighth_of_a_cell_each_way(
     # content 6 px right carries it into I8.
     image[24 + 7 * 48 + 20, 24 + 8 * 48 - 3] = 255
     board = RectifiedBoard(image, 48, 24, np.eye(3))
-    one = tile_probability(board, _BrightestCell(), 0.0)       # type: ignore[arg-type]
-    assert one[7, 7] == 1 and one.sum() == 1
-    shift = DISPUTE_CONFIG.occupancy_shift
-    five = tile_probability(board, _BrightestCell(), shift)  # type: ignore[arg-type]
-    assert five[7, 7] == pytest.approx(0.8) and five[7, 8] == pytest.approx(0.2)
-    assert five.sum() == pytest.approx(1.0)
+    doubting = _BrightestCell(0.9)
+    one = tile_probability(board, doubting, 0.0)       # type: ignore[arg-type]
+    assert one[7, 7] == pytest.approx(0.9) and one[7, 8] == pytest.approx(0.1)
+    shift, sure = DISPUTE_CONFIG.occupancy_shift, DISPUTE_CONFIG.occupancy_shift_sure
+    five = tile_probability(board, doubting, shift, sure)  # type: ignore[arg-type]
+    assert five[7, 7] == pytest.approx((4 * 0.9 + 0.1) / 5)
+    assert five[7, 8] == pytest.approx((4 * 0.1 + 0.9) / 5)
+    assert five[0, 0] == pytest.approx(0.1)
+    # A tile the grid as found is sure of, the moved looks leave alone: they are for the cells
+    # the model doubts (on a steep photo one of them read a whole row of plain tiles empty).
+    # An empty square is still averaged: a look that sees a tile there raises a doubt.
+    certain = tile_probability(board, _BrightestCell(1.0), shift, sure)  # type: ignore[arg-type]
+    assert certain[7, 7] == 1 and certain[7, 8] == pytest.approx(0.2)

@@ -285,10 +285,11 @@ def second_look(board: RectifiedBoard, cells: list[tuple[int, int]], probs: np.n
     return out
 
 
-def tile_probability(board: RectifiedBoard, occupancy: OccupancyModel, shift: float
-                     ) -> np.ndarray:
+def tile_probability(board: RectifiedBoard, occupancy: OccupancyModel, shift: float,
+                     sure: float = 1.0) -> np.ndarray:
     """(15, 15) P(tile) of every cell, averaged over the grid where it was found and moved
-    ``shift`` of a cell each way (none when 0): see ``ReadConfig.occupancy_shift`` for why."""
+    ``shift`` of a cell each way (none when 0), except where the grid as found sees a tile at
+    least ``sure``: see ``ReadConfig.occupancy_shift`` and ``occupancy_shift_sure`` for why."""
     probability = occupancy.tile_probability(board)
     step = int(round(shift * board.cell_px))
     if step == 0:
@@ -300,7 +301,7 @@ def tile_probability(board: RectifiedBoard, occupancy: OccupancyModel, shift: fl
         moved = cv2.warpAffine(board.image, move, (width, height),
                                borderMode=cv2.BORDER_REPLICATE)
         looks.append(occupancy.tile_probability(replace(board, image=moved)))
-    return np.mean(looks, axis=0)
+    return np.where(probability >= sure, probability, np.mean(looks, axis=0))
 
 
 def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "english",
@@ -313,7 +314,8 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     classifier = classifier or TileClassifier.load()
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    probability = tile_probability(board, occupancy, config.occupancy_shift)
+    probability = tile_probability(board, occupancy, config.occupancy_shift,
+                                   config.occupancy_shift_sure)
     light = _light_warnings(board, probability >= config.occupancy_threshold, config)
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()

@@ -85,6 +85,20 @@ class ReadConfig:
     6 px; 29 random renders (committed model, found corners) 55 and 52 at 6 px. 6 px, an
     eighth of a cell, is the second look's shift: not tuned again here.
 
+    ``occupancy_shift_sure``: a tile the grid as found is this sure of stands; the moved looks
+    are not asked. They are there for the cells the model is touchy about, and at a board's far
+    edge they can undo what the first look plainly saw: on a steep photo of a Polish board
+    (unlabelled kristopalka red_boards_014) the first look read the far row's tiles A1, F1 and G1
+    at 0.97, a look moved 6 px right read the whole row empty (the rings the tiles are compared
+    by, :func:`vision.occupancy.cell_features`, slid onto the frame), and averaged, F1 and G1
+    were lost. An empty square is still averaged: a moved look that sees a tile there raises a
+    doubt worth naming (170755 A13, a tile at 0.04 in the first look and 0.52 in one moved).
+    Measured with the occupancy model alone on the five looks: the truth photos
+    (leave-one-source-out, found corners, corrected truth) 9 cells wrong with and without it (12
+    with one look) and the same warnings; 58 random renders (committed model) 98 with and
+    without (106 with one look). Keeping sure empty squares as well named 5 fewer empty squares
+    but one missed tile fewer too; a median of the looks did worse (10 and 103).
+
     ``small_cell_px``: a board whose median cell is smaller than this in the photo
     (:func:`vision.rectify.photo_cell_px`) is read, with a warning that says so, since a tile of
     a dozen pixels has lost the strokes that tell its letter. Measured by ``python -m bench
@@ -114,6 +128,7 @@ class ReadConfig:
     second_look_pad: float = 0.12  # ...and from a crop grown this share of a cell a side (0: not)
     recentre_beyond: float = 0.25  # a letter further off its cell's centre (cells): crop follows
     occupancy_shift: float = 0.0  # occupancy also read with the grid moved this share of a cell
+    occupancy_shift_sure: float = 0.95  # ...except a tile the grid as found is this sure of
     small_cell_px: float = 20.0  # a median cell smaller than this (photo pixels): warned about
 
 
