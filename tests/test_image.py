@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -124,3 +126,52 @@ def test_error_family() -> None:
     assert issubclass(ImageError, VisionError)
     assert issubclass(VisionError, ValueError)
     assert str(ImageError("two\nlines")) == "two lines"
+
+
+def _heif(picture: Image.Image, **options) -> bytes:
+    """``picture`` encoded as a HEIC, an iPhone's own format (pillow-heif's encoder, which
+    stores an EXIF orientation as the HEIF rotation a phone writes)."""
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    buffer = io.BytesIO()
+    picture.save(buffer, "HEIF", quality=90, **options)
+    return buffer.getvalue()
+
+
+def test_an_iphone_heic_photo_loads_as_the_same_picture(tmp_path: Path) -> None:
+    # A desktop browser uploads a HEIC copied off an iPhone as it is; so does the command line.
+    jpeg = load_image(PHOTO)
+    data = _heif(Image.fromarray(cv2.cvtColor(jpeg, cv2.COLOR_BGR2RGB)))
+    heic = load_image(data)
+    assert heic.shape == jpeg.shape and heic.dtype == np.uint8
+    assert np.abs(heic.astype(int) - jpeg).mean() < 4  # the same photo, through two codecs
+    # In a fresh process, where nothing has taught Pillow HEIF yet: the loader does it itself.
+    path = tmp_path / "IMG_0001.HEIC"
+    path.write_bytes(data)
+    code = ("import sys; from vision.image import load_image; "
+            "print(*load_image(sys.argv[1]).shape)")
+    shown = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                           text=True, check=True, cwd=Path(__file__).resolve().parents[1])
+    assert shown.stdout.split() == [str(n) for n in jpeg.shape]
+
+
+def test_a_heic_stored_turned_loads_upright_and_avif_loads_too() -> None:
+    picture = Image.fromarray(_striped())
+    exif = picture.getexif()
+    exif[0x0112] = 6  # display rotated 90 deg clockwise
+    turned = load_image(_heif(picture, exif=exif.tobytes()))
+    assert turned.shape[:2] == (200, 100)
+    assert turned[:40].mean() > 200 and turned[60:].mean() < 30
+    buffer = io.BytesIO()
+    picture.save(buffer, "AVIF", quality=90)
+    assert load_image(buffer.getvalue()).shape[:2] == (100, 200)
+
+
+def test_a_truncated_or_oversized_heic_is_refused_in_one_line() -> None:
+    data = _heif(Image.fromarray(_striped()))
+    with pytest.raises(ImageError) as info:
+        load_image(data[: len(data) // 2])
+    assert "corrupt" in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(ImageError, match="too big"):
+        load_image(data, max_pixels=100 * 199)

@@ -265,3 +265,27 @@ def test_a_dispute_photo_is_read_with_the_single_photo_settings_and_a_frame_fast
     client.post(f"/api/games/{game_id}/frames", data=data.tobytes(), headers=auth,
                 content_type="image/jpeg")
     assert configs == [DISPUTE_CONFIG, DEFAULT_CONFIG]
+
+
+def test_a_heic_photo_off_an_iphone_is_read_and_shown_as_jpeg(client):
+    """A desktop browser sends an iPhone's HEIC as it is: the dispute page reads it as it reads
+    the same photo as a JPEG, and the photo the corner editor shows comes back as a JPEG every
+    browser can draw."""
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    buffer = io.BytesIO()
+    Image.open(SECOND).save(buffer, "HEIF", quality=90)
+    tiles = {}
+    for name, data in (("IMG_0001.HEIC", buffer.getvalue()), (SECOND.name, SECOND.read_bytes())):
+        upload = client.post("/dispute", data={"photo": (io.BytesIO(data), name)},
+                             content_type="multipart/form-data")
+        assert upload.status_code == 302
+        location = upload.headers["Location"]
+        html = client.get(location).get_data(as_text=True)
+        assert 'src="data:image/png;base64,' in html and html.count('class="cell') == 225
+        tiles[name] = len(re.findall(r'data-tile="[^"]', html))
+        shown = client.get(location + "/image")
+        assert shown.mimetype == "image/jpeg" and shown.data[:3] == b"\xff\xd8\xff"
+    assert tiles["IMG_0001.HEIC"] == tiles[SECOND.name] > 50

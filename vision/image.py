@@ -4,17 +4,20 @@ Every reading starts here, and the photos come from phones, webcams and web uplo
 the one place that checks size limits before decoding (a 20 kB PNG can claim 100 000 x 100 000
 pixels), notices truncated uploads (OpenCV decodes half a JPEG without complaint and hands back
 grey), and applies the EXIF orientation so that "the bottom of the image" means what the user saw.
+JPEG, PNG and WebP are decoded by OpenCV; HEIC (an iPhone's own format, which a desktop browser
+uploads as it is) and AVIF by Pillow, with pillow-heif for HEIC.
 """
 
 from __future__ import annotations
 
 import io
 import warnings
+from functools import cache
 from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from vision.errors import ImageError
 
@@ -31,13 +34,45 @@ _SIGNATURES: tuple[tuple[bytes, str], ...] = (
 )
 
 
+_HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm",
+                          b"hevs", b"mif1", b"msf1"})
+"""ISO base media ``ftyp`` brands of a HEIF still photo: an iPhone's own format (HEIC)."""
+_AVIF_BRANDS = frozenset({b"avif", b"avis"})
+_PILLOW_ONLY = frozenset({"HEIF", "AVIF"})
+"""Formats OpenCV does not decode: Pillow does (HEIF through pillow-heif's plugin)."""
+
+
+@cache
+def _open_heif() -> None:
+    """Teach Pillow HEIF, once, when the first HEIC photo comes (40 ms: not for every JPEG)."""
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+
+
 def _sniff_format(data: bytes) -> str | None:
     for signature, name in _SIGNATURES:
         if data.startswith(signature):
             return name
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "WEBP"
+    if data[4:8] == b"ftyp":
+        if data[8:12] in _HEIF_BRANDS:
+            return "HEIF"
+        if data[8:12] in _AVIF_BRANDS:
+            return "AVIF"
     return None
+
+
+def _decode_with_pillow(data: bytes, kind: str, name: str) -> np.ndarray:
+    """A HEIC or AVIF photo as a BGR array, upright (libheif turns a HEIC as it says; the EXIF
+    orientation is applied for the rest)."""
+    try:
+        with Image.open(io.BytesIO(data)) as photo:
+            rgb = np.asarray(ImageOps.exif_transpose(photo).convert("RGB"))
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, RuntimeError):
+        raise ImageError(f"{name}: corrupt {kind} data, cannot decode") from None
+    return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
 
 
 def _read_bytes(source: str | Path | bytes | bytearray | memoryview, max_bytes: int) -> bytes:
@@ -102,14 +137,17 @@ def load_image(
 
     Raises :class:`ImageError` with a one-line reason for anything that is not a complete image
     within the limits. OpenCV's decoder applies the EXIF orientation itself (checked by the tests),
-    so the returned array is the photo as a viewer displays it.
+    and libheif a HEIC's stored rotation, so the returned array is the photo as a viewer
+    displays it.
     """
     name = Path(source).name if isinstance(source, (str, Path)) else "image"
     data = _read_bytes(source, max_bytes)
     kind = _sniff_format(data)
     if kind is None:
-        raise ImageError(f"{name}: not an image (expected JPEG, PNG or WebP)")
+        raise ImageError(f"{name}: not an image (expected JPEG, PNG, WebP or HEIC)")
     _check_complete(data, kind, name)
+    if kind == "HEIF":
+        _open_heif()
     width, height = _header_size(data, name)
     if width <= 0 or height <= 0:
         raise ImageError(f"{name}: image has no pixels")
@@ -117,6 +155,8 @@ def load_image(
         raise ImageError(
             f"{name}: image too big ({width}x{height} pixels; the limit is {max_pixels:,} pixels)"
         )
+    if kind in _PILLOW_ONLY:
+        return np.ascontiguousarray(_decode_with_pillow(data, kind, name))
     buffer = np.frombuffer(data, dtype=np.uint8)
     try:
         image = cv2.imdecode(buffer, cv2.IMREAD_COLOR)

@@ -20,7 +20,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "read", help="read the tiles on a board photo",
         description="Read every tile (letter, blank, rotation) on a photo of a board.")
-    parser.add_argument("photo", metavar="PHOTO", help="JPEG, PNG or WebP photo")
+    parser.add_argument("photo", metavar="PHOTO", help="JPEG, PNG, WebP or HEIC photo")
     parser.add_argument("--json", action="store_true", help="print FORMATS.md's reading JSON")
     parser.add_argument("--overlay", metavar="OUT.png",
                         help="also draw the grid and the letters read over the photo")
