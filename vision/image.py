@@ -5,7 +5,7 @@ the one place that checks size limits before decoding (a 20 kB PNG can claim 100
 pixels), notices truncated uploads (OpenCV decodes half a JPEG without complaint and hands back
 grey), and applies the EXIF orientation so that "the bottom of the image" means what the user saw.
 JPEG, PNG and WebP are decoded by OpenCV; HEIC (an iPhone's own format, which a desktop browser
-uploads as it is) and AVIF by Pillow, with pillow-heif for HEIC.
+uploads as it is) and AVIF by Pillow, with pi-heif (libheif, decoding only) for HEIC.
 """
 
 from __future__ import annotations
@@ -39,15 +39,15 @@ _HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", 
 """ISO base media ``ftyp`` brands of a HEIF still photo: an iPhone's own format (HEIC)."""
 _AVIF_BRANDS = frozenset({b"avif", b"avis"})
 _PILLOW_ONLY = frozenset({"HEIF", "AVIF"})
-"""Formats OpenCV does not decode: Pillow does (HEIF through pillow-heif's plugin)."""
+"""Formats OpenCV does not decode: Pillow does (HEIF through pi-heif's plugin)."""
 
 
 @cache
 def _open_heif() -> None:
     """Teach Pillow HEIF, once, when the first HEIC photo comes (40 ms: not for every JPEG)."""
-    import pillow_heif
+    import pi_heif
 
-    pillow_heif.register_heif_opener()
+    pi_heif.register_heif_opener()
 
 
 def _sniff_format(data: bytes) -> str | None:
