@@ -335,7 +335,8 @@ def test_a_smear_that_hides_every_tile_is_refused_not_read_as_an_empty_board() -
                                options=RenderOptions.clean())
     cell_px = float(np.linalg.norm(photo.corners[1] - photo.corners[0])) / 15
     blurred = cv2.GaussianBlur(photo.image, (0, 0), cell_px / 4)
-    unchecked = ReadConfig(max_tile_blur_px=float("inf"), max_print_blur_px=float("inf"))
+    unchecked = ReadConfig(max_tile_blur_px=float("inf"), max_print_blur_px=float("inf"),
+                           max_covered_squares=float("inf"))
     assert read_board(blurred, corners=photo.corners, config=unchecked).cells == ()
     with pytest.raises(ImageQualityError, match="too blurry to tell whether tiles are on"):
         read_board(blurred, corners=photo.corners)

@@ -450,3 +450,20 @@ def test_a_camera_too_far_from_the_board_is_told_so_while_waiting(client, make_g
     assert details[1.0] == ""
     assert re.fullmatch(r"board small in the photo \(cells 1\d px across, 20 or more read best\): "
                         r"move the camera closer or use a larger photo", details[0.3])
+
+
+def test_a_hand_held_still_over_the_board_is_waited_out_not_read(client, make_game):
+    """A still frame with a hand over the board is steady, but the referee does not read a
+    board with a hole in it: it waits for a clear view and says why."""
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parents[1] / "samples" / "photos" / "hand-over-board.jpg"
+    game_id, auth = make_game()
+    for _ in range(6):
+        answer = client.post(f"/api/games/{game_id}/frames", data=sample.read_bytes(),
+                             headers=auth, content_type="image/jpeg").get_json()
+        if answer["waiting_for"] != live.WAIT_STEADY:
+            break
+    assert answer["waiting_for"] == live.WAIT_BOARD
+    assert answer["detail"].startswith("something lies over ")
+    assert answer["verdict"] is None and answer["reading"] is None

@@ -30,4 +30,5 @@ class BoardNotFoundError(VisionError):
 
 
 class ImageQualityError(VisionError):
-    """A board may be there but the photo is too blurry or too dark to find or read it."""
+    """A board may be there but the photo is too blurry or too dark to find or read it, or
+    something lies over it."""

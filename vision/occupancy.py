@@ -216,7 +216,7 @@ def _box_stats(image: np.ndarray, px: int, *insets: float) -> list[tuple[np.ndar
     return out
 
 
-def _stats_grid(board: RectifiedBoard) -> np.ndarray:
+def stats_grid(board: RectifiedBoard) -> np.ndarray:
     """The board's grid (no margin) resampled to :data:`STATS_PX` pixels a cell, BGR."""
     px, margin = board.cell_px, board.margin_px
     grid = board.image[margin:margin + SIZE * px, margin:margin + SIZE * px]
@@ -226,7 +226,7 @@ def _stats_grid(board: RectifiedBoard) -> np.ndarray:
 def cell_features(board: RectifiedBoard) -> np.ndarray:
     """A (225, F) feature matrix, row = row * 15 + col, for the occupancy model."""
     px = board.cell_px
-    grid = _stats_grid(board)
+    grid = stats_grid(board)
     lab = cv2.cvtColor(grid, cv2.COLOR_BGR2LAB)
     # Means and mean + 1.28 sd (the 90th percentile of a normal spread), not medians and
     # percentiles: the same information at a fraction of the time (no sorting of 225 cells).
@@ -426,6 +426,31 @@ def colour_blanks(board: RectifiedBoard, features: np.ndarray) -> np.ndarray:
     return colour_evidence(board, features).blank > BLANK_PEER_SPREADS
 
 
+def face_colours(board: RectifiedBoard) -> tuple[np.ndarray, np.ndarray]:
+    """(225,) mean L* and (225, 2) mean a*, b* of each cell's face: the brighter half of its
+    core (the centre of :func:`cell_features`), so no ink or shadow of a letter counts."""
+    lab = cv2.cvtColor(stats_grid(board), cv2.COLOR_BGR2LAB)
+    cut = int(round(0.22 * STATS_PX))
+    cores = lab.reshape(SIZE, STATS_PX, SIZE, STATS_PX, 3).transpose(0, 2, 1, 3, 4)[
+        :, :, cut:STATS_PX - cut, cut:STATS_PX - cut].reshape(SIZE * SIZE, -1, 3)
+    lightness = cores[..., 0]
+    face = lightness >= np.median(lightness, axis=1, keepdims=True)
+    # Each face's mean L*, a*, b* as one batched product (a fifth of the time of masked sums).
+    means = np.matmul(face[:, None, :].astype(np.float32),
+                      cores.astype(np.float32))[:, 0] / face.sum(axis=1)[:, None]
+    return means[:, 0], means[:, 1:]
+
+
+def peer_distance(chroma: np.ndarray, sure: np.ndarray) -> np.ndarray:
+    """(225,) how far each cell's face chroma (:func:`face_colours`) is from its own kind of
+    square: its :data:`BLANK_PEER_RANK`-th nearest symmetric peer that is no sure letter tile
+    (``sure``); infinite where it has too few such peers."""
+    peers, other = other_peers()
+    usable = other & ~sure[peers]
+    apart = np.where(usable, np.linalg.norm(chroma[peers] - chroma[:, None], axis=2), np.inf)
+    return np.sort(apart, axis=1)[:, BLANK_PEER_RANK - 1]
+
+
 def colour_evidence(board: RectifiedBoard, features: np.ndarray) -> ColourEvidence:
     """Blanks and squares told by the colour of a cell's face against this photo's sure letter
     tiles and against its own kind of square (its symmetric peers).
@@ -473,20 +498,8 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray) -> ColourEviden
     nothing = ColourEvidence(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool))
     if sure.sum() < MIN_SURE_TILES:
         return nothing
-    lab = cv2.cvtColor(_stats_grid(board), cv2.COLOR_BGR2LAB)
-    cut = int(round(0.22 * STATS_PX))  # the core of :func:`cell_features`' centre colour
-    cores = lab.reshape(SIZE, STATS_PX, SIZE, STATS_PX, 3).transpose(0, 2, 1, 3, 4)[
-        :, :, cut:STATS_PX - cut, cut:STATS_PX - cut].reshape(SIZE * SIZE, -1, 3)
-    lightness = cores[..., 0]
-    face = lightness >= np.median(lightness, axis=1, keepdims=True)
-    # Each face's mean L*, a*, b* as one batched product (a fifth of the time of masked sums).
-    means = np.matmul(face[:, None, :].astype(np.float32),
-                      cores.astype(np.float32))[:, 0] / face.sum(axis=1)[:, None]
-    face_lightness, chroma = means[:, 0], means[:, 1:]
-    peers, other = other_peers()
-    usable = other & ~sure[peers]
-    apart = np.where(usable, np.linalg.norm(chroma[peers] - chroma[:, None], axis=2), np.inf)
-    to_peer = np.sort(apart, axis=1)[:, BLANK_PEER_RANK - 1]
+    face_lightness, chroma = face_colours(board)
+    to_peer = peer_distance(chroma, sure)
     tile = np.median(chroma[sure], axis=0)
     to_tile = np.linalg.norm(chroma - tile, axis=1)
     tile_spread = max(float(np.median(to_tile[sure])), 1e-6)

@@ -20,6 +20,7 @@ from referee.cells import Cell
 from referee.tiles import load_tile_set
 from vision.bytestats import ranked
 from vision.classify import BLANK, CROP_PAD, TileClassifier
+from vision.cover import bare_cells, covered_groups
 from vision.diacritics import read_marks
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
@@ -316,12 +317,16 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     started = time.perf_counter()
     probability = tile_probability(board, occupancy, config.occupancy_shift,
                                    config.occupancy_shift_sure)
-    light = _light_warnings(board, probability >= config.occupancy_threshold, config)
+    tile_mask = probability >= config.occupancy_threshold
+    light = _light_warnings(board, tile_mask, config)
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     occupied = [(col, row) for row in range(SIZE) for col in range(SIZE)
                 if probability[row, col] >= config.occupancy_threshold]
     _refuse_if_blurred(board, occupied, config)
+    # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
+    for cell in _covered(board, tile_mask, config):
+        light.setdefault(cell, []).append(f"something over {Cell(*cell).name}")
     crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in occupied]
     probs = classifier.tile_probabilities(crops, letters)
     crops, probs, centres = follow_letters(board, occupied, crops, probs, classifier, letters,
@@ -356,11 +361,11 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
             confidence=round(float(np.clip(confidence, 0.0, 1.0)), 3),
             blank=guess.letter == BLANK, warnings=tuple(cell_warnings)))
         warnings.extend(cell_warnings)
-    # A tile under glare or in shadow is never silently read as empty: glare can wash a letter
-    # out completely and a deep shadow take a tile's face down to a square's, so every such
-    # cell read as empty is reported as possibly hiding one. (Shadow is judged against the
-    # cell's own kind of square, so a dark premium square is not "in shadow" and this names
-    # 4 squares on the 38 truth photos, not 21.)
+    # A tile under glare, in shadow or under something is never silently read as empty: glare
+    # can wash a letter out completely and a deep shadow take a tile's face down to a
+    # square's, so every such cell read as empty is reported as possibly hiding one. (Shadow
+    # is judged against the cell's own kind of square, so a dark premium square is not "in
+    # shadow" and this names 4 squares on the 38 truth photos, not 21.)
     occupied_cells = set(occupied)
     for (col, row), cell_warnings in light.items():
         if (col, row) not in occupied_cells:
@@ -369,6 +374,22 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     quad = np.asarray(corners, dtype=float).reshape(4, 2)
     return BoardReading(tuple(readings), tuple((float(x), float(y)) for x, y in quad),
                         tuple(warnings), timings)
+
+
+def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
+             ) -> list[tuple[int, int]]:
+    """The (col, row) cells something lies over (:mod:`vision.cover`), to be named; refuses the
+    photo in one line when it hides a hand's worth of the board (``max_covered_squares``)."""
+    groups = covered_groups(bare_cells(board, tiles))
+    if groups and int(groups[0].sum()) > config.max_covered_squares:
+        rows, cols = np.nonzero(groups[0])
+        middle = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
+        raise ImageQualityError(
+            f"something lies over {len(rows)} squares of the board, around "
+            f"{Cell(int(cols[middle]), int(rows[middle])).name} (a hand?): take the photo again "
+            "with the board clear")
+    return [(int(col), int(row)) for group in groups for row, col in zip(*np.nonzero(group),
+                                                                          strict=True)]
 
 
 def _small_board(corners: np.ndarray, config: ReadConfig) -> list[str]:

@@ -123,6 +123,7 @@ class ReadConfig:
     blur_ratio: float = 0.25  # a tile this much less sharp than the photo's tiles is blurred
     max_tile_blur_px: float = 10.0  # tiles' edges smeared wider than this: photo refused
     max_print_blur_px: float = 20.0  # ...and the board's, when no tile is found
+    max_covered_squares: float = 15  # more bare squares side by side (vision.cover): refused
     second_look_below: float = 0.9  # tiles read less surely are read again from shifted crops
     second_look_shift: float = 0.125  # ...moved this share of a cell (0: no second look)
     second_look_pad: float = 0.12  # ...and from a crop grown this share of a cell a side (0: not)

@@ -1,0 +1,80 @@
+"""Something over the board: a hand is refused in one line, a smaller cover named cell by cell,
+and the real photos, clear boards all, are read without a word about one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.boardtext import Tile
+from referee.cells import Cell
+from vision.errors import ImageQualityError
+from vision.eval_reading import photo_corners
+from vision.read import read_board
+from vision.reading import DISPUTE_CONFIG
+from vision.rectify import grid_homography
+from vision.render import RenderOptions, render_board_photo
+from vision.truth import DEV_PHOTOS, read_truth
+from webui.cli import main
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "photos"
+SKIN_BGR = (150, 175, 215)
+
+
+def _board_with_a_patch(cols: range, rows: range):
+    """A clean render of a short word, with a flat skin-coloured patch laid over the cells of
+    ``cols`` x ``rows`` (grid units), as a hand's palm or a sleeve lies over them."""
+    tiles = {Cell(col, 7): Tile(letter, False, None)
+             for col, letter in zip(range(5, 10), "CLEAR", strict=True)}
+    photo = render_board_photo(tiles, seed=21, width=1600, height=1200,
+                               options=RenderOptions.clean())
+    corners = np.array([[cols.start, rows.start], [cols.stop, rows.start],
+                        [cols.stop, rows.stop], [cols.start, rows.stop]], np.float64)
+    patch = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), grid_homography(photo.corners))
+    image = photo.image.copy()
+    cv2.fillConvexPoly(image, patch.reshape(-1, 2).round().astype(np.int32), SKIN_BGR,
+                       cv2.LINE_AA)
+    return image, photo.corners
+
+
+def test_the_hand_sample_is_refused_in_one_line_and_writes_nothing(tmp_path, capsys) -> None:
+    overlay = tmp_path / "overlay.png"
+    code = main(["read", str(SAMPLES / "hand-over-board.jpg"), "--overlay", str(overlay)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("tileref read: something lies over ")
+    assert "take the photo again with the board clear" in err
+    assert not overlay.exists()
+
+
+def test_a_cover_over_a_few_squares_is_named_square_by_square() -> None:
+    # Two rows of five squares above the word: read, with each covered square named.
+    image, corners = _board_with_a_patch(range(2, 7), range(2, 4))
+    reading = read_board(image, corners=corners, config=DISPUTE_CONFIG)
+    named = {w.split()[2] for w in reading.warnings if w.startswith("something over")}
+    assert named == {Cell(col, row).name for col in range(2, 7) for row in range(2, 4)}
+    assert all(w.endswith("(may hide a tile)") for w in reading.warnings
+               if w.startswith("something over"))
+    assert [c.letter for c in reading.cells] == list("CLEAR")
+
+
+def test_a_cover_over_a_hands_worth_of_squares_is_refused() -> None:
+    image, corners = _board_with_a_patch(range(2, 7), range(2, 6))  # twenty squares
+    with pytest.raises(ImageQualityError, match=r"something lies over 20 squares of the board, "
+                                                r"around [A-O]\d+ \(a hand\?\)"):
+        read_board(image, corners=corners, config=DISPUTE_CONFIG)
+
+
+@pytest.mark.parametrize("name", [
+    "ssetser1__ScrabbleDetectorProject__TestTest_jpg.rf.7f8659c721716645f9afd5725f733868.jpg",
+    "jheidel__scrabble-opencv__IMG_20151016_165308.jpg",
+    "kristopalka__scrabble-solver__red_boards_013.jpg",
+    "scrabscrap__scrabble-scraper__board-neu_err-07.jpg"])
+def test_real_boards_are_read_without_a_word_about_a_cover(name: str) -> None:
+    # A sticky note over twelve squares, an empty board, a dark red board, a German one.
+    truth = read_truth(DEV_PHOTOS / name)
+    reading = read_board(DEV_PHOTOS / name, corners=photo_corners(truth), config=DISPUTE_CONFIG)
+    assert not [w for w in reading.warnings if w.startswith("something")]
