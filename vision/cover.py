@@ -17,8 +17,8 @@ cell by cell (40 of 40 hands); groups of 16 make the photo unreadable (38 of 40 
 the others; ``ReadConfig.max_covered_squares``). On 40 fresh renders of each kind (seeds 7000 to
 7039, ``python -m bench cover``, read as ``tileref read`` reads): 32 of the 40 hands refused, 6
 named, 1 refused as blurred (that check comes first), 1 missed; of the 40 clear boards none
-refused for a cover, 1 named; none of the 31 truth photos with corners refused or named. No real photo here has a hand in it: the figures for hands are the
-renderer's.
+refused for a cover, 1 named; none of the 31 truth photos with corners refused or named. No real
+photo here has a hand in it: the figures for hands are the renderer's.
 """
 
 from __future__ import annotations

@@ -773,5 +773,5 @@ def _load(path: str) -> OccupancyModel:
     return OccupancyModel(Mlp.load(Path(path)))
 
 
-__all__ = ["ColourEvidence", "OccupancyModel", "cell_features", "colour_blanks", "colour_evidence",
-           "game_rules"]
+__all__ = ["STATS_PX", "ColourEvidence", "OccupancyModel", "cell_features", "colour_blanks",
+           "colour_evidence", "face_colours", "game_rules", "peer_distance", "stats_grid"]

@@ -394,8 +394,8 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
 
 def _small_board(corners: np.ndarray, config: ReadConfig) -> list[str]:
     """The warning for a board too small in the photo to read well (``config.small_cell_px``):
-    a thumbnail or a chat app's copy reads a letter in twenty wrong, and only the person who
-    took the photo can fix that."""
+    a thumbnail or a chat app's copy had 3.4 % of its letters read wrong, and only the person
+    who took the photo can fix that."""
     cell_px = photo_cell_px(corners)
     if cell_px >= config.small_cell_px:
         return []
