@@ -78,3 +78,15 @@ def test_real_boards_are_read_without_a_word_about_a_cover(name: str) -> None:
     truth = read_truth(DEV_PHOTOS / name)
     reading = read_board(DEV_PHOTOS / name, corners=photo_corners(truth), config=DISPUTE_CONFIG)
     assert not [w for w in reading.warnings if w.startswith("something")]
+
+
+def test_a_glare_halo_short_of_blowing_out_is_not_a_cover() -> None:
+    # A lamp's halo over twenty squares of a rendered board: no edges, not its squares' colour,
+    # no pixel blown out. It is light on the board, brighter than its kind of square and no more
+    # colourful, not a thing on it: the board is read (this render was refused as "a hand?").
+    from bench.bench_offsquare import jittered_board
+
+    photo = jittered_board(9201, "block")
+    reading = read_board(photo.image, corners=photo.corners, config=DISPUTE_CONFIG)
+    assert not [w for w in reading.warnings if w.startswith("something")]
+    assert len(reading.cells) >= 20

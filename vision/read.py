@@ -20,7 +20,7 @@ from referee.cells import Cell
 from referee.tiles import load_tile_set
 from vision.bytestats import ranked
 from vision.classify import BLANK, CROP_PAD, TileClassifier
-from vision.cover import bare_cells, covered_groups
+from vision.cover import covered_groups
 from vision.diacritics import read_marks
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
@@ -380,7 +380,7 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
              ) -> list[tuple[int, int]]:
     """The (col, row) cells something lies over (:mod:`vision.cover`), to be named; refuses the
     photo in one line when it hides a hand's worth of the board (``max_covered_squares``)."""
-    groups = covered_groups(bare_cells(board, tiles))
+    groups = covered_groups(board, tiles)
     if groups and int(groups[0].sum()) > config.max_covered_squares:
         rows, cols = np.nonzero(groups[0])
         middle = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
