@@ -64,7 +64,7 @@ def covered_groups(board: RectifiedBoard, tiles: np.ndarray) -> list[np.ndarray]
     """
     lightness, chroma = face_colours(board)
     bare = _bare_cells(board, tiles.reshape(-1), lightness, chroma)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(
         bare.reshape(SIZE, SIZE).astype(np.uint8), connectivity=4)
     sizes = stats[1:, cv2.CC_STAT_AREA]
     groups = [labels.reshape(-1) == label + 1 for label in np.argsort(-sizes, kind="stable")
@@ -102,7 +102,7 @@ def _washed_out(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
         if len(kind):
             lighter.append(lightness[cell] - np.median(lightness[kind]))
             richer.append(colourful[cell] - np.median(colourful[kind]))
-    return bool(lighter) and np.median(lighter) > HALO_LIGHTER and np.median(richer) < 0
+    return bool(lighter) and bool(np.median(lighter) > HALO_LIGHTER and np.median(richer) < 0)
 
 
 __all__ = ["NAMED_GROUP", "covered_groups"]
