@@ -108,3 +108,30 @@ def test_a_board_small_in_the_photo_is_read_with_a_warning_that_says_so() -> Non
     assert len(small.cells) >= 90  # still read: the warning tells, it does not refuse
     # It names no cell, so turning the reading (south "auto") leaves it as it is.
     assert small.turned(1).warnings[0] == small.warnings[0]
+
+
+def _blanks_board(count: int):
+    """A clean render of a word with ``count`` blank tiles (no letter printed) after it."""
+    tiles = {Cell(col, 7): Tile(letter, False, None)
+             for col, letter in zip(range(3, 8), "WORDS", strict=True)}
+    tiles.update({Cell(col, 7): Tile("E", True, None) for col in range(8, 8 + count)})
+    return render_board_photo(tiles, seed=8, width=1600, height=1200,
+                              options=RenderOptions.clean())
+
+
+def test_more_blanks_than_the_set_holds_are_each_unsure() -> None:
+    # An English set has two blanks. Read four, and at least two of them are letters too faint
+    # to see: each is believed at most 2/4 and flagged, where two blanks read stand unflagged.
+    two = _blanks_board(2)
+    reading = read_board(two.image, corners=two.corners)
+    blanks = [c for c in reading.cells if c.blank]
+    assert len(blanks) == 2 and all(c.confidence > 0.5 for c in blanks)
+    assert not [w for w in reading.warnings if w.startswith("unsure of the letter")]
+    four = _blanks_board(4)
+    reading = read_board(four.image, corners=four.corners)
+    blanks = [c for c in reading.cells if c.blank]
+    assert len(blanks) == 4 and all(c.confidence <= 0.5 for c in blanks)
+    for cell in blanks:
+        assert any(w.startswith(f"unsure of the letter on {cell.cell} (?, maybe ")
+                   for w in reading.warnings)
+    assert [c.letter for c in reading.cells if not c.blank] == list("WORDS")

@@ -19,7 +19,7 @@ import numpy as np
 from referee.cells import Cell
 from referee.tiles import load_tile_set
 from vision.bytestats import ranked
-from vision.classify import BLANK, CROP_PAD, TileClassifier
+from vision.classify import BLANK, CROP_PAD, TileClassifier, TileGuess
 from vision.cover import covered_groups
 from vision.diacritics import read_marks
 from vision.errors import ImageQualityError, VisionError
@@ -343,6 +343,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     timings["classify_ms"] = (time.perf_counter() - started) * 1000
     sharpness = _sharpness(crops)
     typical_sharpness = float(np.median(sharpness)) if sharpness else 0.0
+    blank_share = _blank_share(guesses, load_tile_set(tiles).blanks)
     readings: list[CellReading] = []
     warnings: list[str] = []
     for (col, row), guess, sharp in zip(occupied, guesses, sharpness, strict=True):
@@ -352,10 +353,11 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
             cell_warnings.append(f"blur over {name}")
         tile_p = float(probability[row, col])
         confidence = guess.confidence * min(1.0, 0.5 + tile_p / 2 if tile_p < 1 else 1.0)
-        if guess.letter != BLANK and confidence < config.low_confidence:
-            alternative = guess.runner_up
+        if guess.letter == BLANK:
+            confidence = min(confidence, blank_share)
+        if confidence < config.low_confidence and (guess.letter != BLANK or blank_share < 1):
             cell_warnings.append(f"unsure of the letter on {name} ({guess.letter}, maybe "
-                                 f"{alternative})")
+                                 f"{guess.runner_up})")
         readings.append(CellReading(
             cell=name, letter=guess.letter, rotation=guess.rotation,
             confidence=round(float(np.clip(confidence, 0.0, 1.0)), 3),
@@ -374,6 +376,19 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     quad = np.asarray(corners, dtype=float).reshape(4, 2)
     return BoardReading(tuple(readings), tuple((float(x), float(y)) for x, y in quad),
                         tuple(warnings), timings)
+
+
+def _blank_share(guesses: list[TileGuess], blanks_in_set: int) -> float:
+    """The most any tile read as a blank can be believed, given how many the tile set has.
+
+    A tile whose letter is too faint to see (far off on a steep photo, washed out) has no ink,
+    and the classifier takes it for a blank, surely: on a steep unlabelled photo seven tiles
+    were read as blanks at 0.94-0.98, of a set with two. With more blanks read than the set
+    holds, at least the extra ones are letters, and nothing tells which: each is a blank with
+    at most the set's blanks over those read, and is flagged as unsure.
+    """
+    read = sum(guess.letter == BLANK for guess in guesses)
+    return 1.0 if read <= blanks_in_set else blanks_in_set / read
 
 
 def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
