@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from referee.cells import Cell
-from referee.tiles import load_tile_set
+from referee.tiles import TileSet, load_tile_set
 from vision.bytestats import ranked
 from vision.classify import BLANK, CROP_PAD, TileClassifier, TileGuess
 from vision.cover import covered_groups
@@ -41,9 +41,9 @@ from vision.tilecentre import letter_offsets
 SOUTH_OPTIONS = ("bottom", "auto")
 
 
-def _tile_set_letters(tiles: str) -> str:
+def _tile_set(tiles: str) -> TileSet:
     try:
-        return load_tile_set(tiles).letters
+        return load_tile_set(tiles)
     except ValueError as error:
         raise VisionError(str(error)) from None
 
@@ -310,7 +310,8 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
                    occupancy: OccupancyModel | None = None,
                    classifier: TileClassifier | None = None) -> BoardReading:
     """Read a board already rectified (South = the rectified image's bottom)."""
-    letters = _tile_set_letters(tiles)
+    tile_set = _tile_set(tiles)
+    letters = tile_set.letters
     occupancy = occupancy or OccupancyModel.load()
     classifier = classifier or TileClassifier.load()
     timings: dict[str, float] = {}
@@ -343,7 +344,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     timings["classify_ms"] = (time.perf_counter() - started) * 1000
     sharpness = _sharpness(crops)
     typical_sharpness = float(np.median(sharpness)) if sharpness else 0.0
-    blank_share = _blank_share(guesses, load_tile_set(tiles).blanks)
+    blank_share = _blank_share(guesses, tile_set.blanks)
     readings: list[CellReading] = []
     warnings: list[str] = []
     for (col, row), guess, sharp in zip(occupied, guesses, sharpness, strict=True):
@@ -467,7 +468,7 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
     """
     if south not in SOUTH_OPTIONS:
         raise VisionError(f"south must be 'bottom' or 'auto', not {south!r}")
-    _tile_set_letters(tiles)
+    _tile_set(tiles)
     timings: dict[str, float] = {}
     started = time.perf_counter()
     if not isinstance(image, np.ndarray):
