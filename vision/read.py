@@ -322,8 +322,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     light = _light_warnings(board, tile_mask, config)
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
-    occupied = [(col, row) for row in range(SIZE) for col in range(SIZE)
-                if probability[row, col] >= config.occupancy_threshold]
+    occupied = [(col, row) for row in range(SIZE) for col in range(SIZE) if tile_mask[row, col]]
     _refuse_if_blurred(board, occupied, config)
     # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
     for cell in _covered(board, tile_mask, config):
