@@ -108,6 +108,26 @@ def test_limits_are_checked_before_decoding(tmp_path: Path) -> None:
     assert load_image(data, max_pixels=100 * 120).shape == (100, 120, 3)
 
 
+def test_a_jpeg_over_the_limit_is_decoded_smaller_upright(tmp_path: Path) -> None:
+    # A phone's 48-200 MP photo, in miniature: a 200 x 100 JPEG stored turned (EXIF 6) against a
+    # limit of 40 x 50 pixels is decoded at a quarter (25 x 50 upright), not refused; a PNG
+    # is decoded whole or not at all, so it is refused; an eighth still too big is refused.
+    data = _jpeg_with_orientation(6)
+    image = load_image(data, max_pixels=40 * 50)
+    assert image.shape == (50, 25, 3)
+    assert image[:6].mean() > 200 and image[-6:].mean() < 60  # the white quarter on top
+    assert load_image(data, max_pixels=100 * 50).shape == (100, 50, 3)  # a half fits
+    with pytest.raises(ImageError, match=r"\(200x100 pixels; the limit is 2,000 pixels: save"):
+        load_image(_png(_striped()), max_pixels=40 * 50)
+    with pytest.raises(ImageError, match="too big"):
+        load_image(data, max_pixels=13 * 25 - 1)
+    # And a real photo five times over (75 MP, as a 108 MP phone camera's) comes at a half.
+    big = tmp_path / "big.jpg"
+    photo = cv2.imread(str(PHOTO))
+    cv2.imwrite(str(big), cv2.resize(photo, None, fx=5, fy=5, interpolation=cv2.INTER_LINEAR))
+    assert load_image(big).shape == (3750, 5000, 3)
+
+
 def test_missing_file_and_folder(tmp_path: Path) -> None:
     with pytest.raises(ImageError, match="no such file"):
         load_image(tmp_path / "nope.jpg")
