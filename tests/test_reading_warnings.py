@@ -12,7 +12,7 @@ from vision.occupancy import OccupancyModel
 from vision.overlay import DOUBT_BGR, draw_overlay
 from vision.read import read_board
 from vision.reading import BoardReading, CellReading
-from vision.rectify import RectifiedBoard
+from vision.rectify import RectifiedBoard, grid_homography
 from vision.render import RenderOptions, render_board_photo
 from vision.truth import DEV_PHOTOS, read_truth
 
@@ -135,3 +135,44 @@ def test_more_blanks_than_the_set_holds_are_each_unsure() -> None:
         assert any(w.startswith(f"unsure of the letter on {cell.cell} (?, maybe ")
                    for w in reading.warnings)
     assert [c.letter for c in reading.cells if not c.blank] == list("WORDS")
+
+
+def _blur_top_right(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The photo with the grid's top right (from column F, rows 1-6) out of focus."""
+    mask = np.zeros(image.shape[:2], np.uint8)
+    quad = cv2.perspectiveTransform(np.array([[[5, -1], [16, -1], [16, 6], [5, 6]]], np.float64),
+                                    grid_homography(corners))
+    cv2.fillConvexPoly(mask, quad[0].astype(np.int32), 255)
+    soft = cv2.GaussianBlur(image, (0, 0), 3)
+    return np.where(mask[..., None] > 0, soft, image)
+
+
+def test_blur_is_named_where_the_photo_is_soft_and_never_on_a_sharp_blank() -> None:
+    # Two words, each with a blank after it: WORDS? on row 4 and FIELD? on row 10, columns C-H.
+    # Sharp, no tile is called blurred, the blanks included (a blank has no ink to be sharp
+    # with). With the photo soft from column F in rows 1-6, the tiles there are named, and so is
+    # the blank among them (a letter blurred away reads as a blank); the rest is not.
+    tiles = {Cell(col, 3): Tile(letter, False, None)
+             for col, letter in zip(range(2, 7), "WORDS", strict=True)}
+    tiles.update({Cell(col, 9): Tile(letter, False, None)
+                  for col, letter in zip(range(2, 7), "FIELD", strict=True)})
+    tiles[Cell(7, 3)] = tiles[Cell(7, 9)] = Tile("E", True, None)
+    photo = render_board_photo(tiles, seed=11, width=1600, height=1200,
+                               options=RenderOptions.clean())
+    sharp = read_board(photo.image, corners=photo.corners)
+    assert sorted(c.cell for c in sharp.cells if c.blank) == ["H10", "H4"]
+    assert not [w for w in sharp.warnings if w.startswith("blur over")]
+    soft = read_board(_blur_top_right(photo.image, photo.corners), corners=photo.corners)
+    assert [c.cell for c in soft.cells] == [c.cell for c in sharp.cells]
+    named = [w.removeprefix("blur over ") for w in soft.warnings if w.startswith("blur over")]
+    assert named == ["F4", "G4", "H4"]
+
+
+def test_a_sharp_blank_on_a_real_photo_is_not_called_blurred() -> None:
+    # jheidel 170717: a sharp photo with a wooden blank on O10 and another on O15. Judged by its
+    # own face (no ink, so little detail) each blank was "blur over O10"; judged by the lettered
+    # tiles around it, as blur is, neither is, and no other tile either.
+    photo = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170717.jpg"
+    reading = read_board(cv2.imread(str(photo)), corners=photo_corners(read_truth(photo)))
+    assert {"O10", "O15"} <= {c.cell for c in reading.cells if c.blank}
+    assert not [w for w in reading.warnings if w.startswith("blur over")]
