@@ -5,7 +5,8 @@ positions and conditions, seeds ``FIRST_SEED`` on: none of the seeds :mod:`visio
 chosen on), read as ``tileref read`` reads them with their own corners, and the truth photos
 read with theirs. Each reading ends one of four ways: refused ("something lies over ..."), read
 with cells named ("something over K3"), read with nothing said about a cover, or refused for
-another reason (a blur check comes first).
+another reason (a blur check comes first). The truth photos are read once more with the grid
+right of column H out of focus (:data:`SOFT_BLUR`): a lens focused on one half is no hand.
 
 ``python -m bench cover``
 """
@@ -19,12 +20,16 @@ from vision.eval_reading import photo_corners
 from vision.image import load_image
 from vision.read import read_board
 from vision.reading import DISPUTE_CONFIG
-from vision.render import RenderOptions, random_position, render_board_photo
+from vision.rectify import SIZE
+from vision.render import RenderOptions, random_position, render_board_photo, soft_focus
 from vision.truth import DEV_PHOTOS, photos_with_truth, read_truth
 
 RENDERS = 40
 """Renders of each kind."""
 FIRST_SEED = 7000
+SOFT_FROM_COLUMN = 8
+SOFT_BLUR = 0.12
+"""The Gaussian blur of the soft part, in cells (a tenth of a cell is a strongly soft focus)."""
 
 
 def outcome(image: np.ndarray, corners: np.ndarray) -> str:
@@ -46,7 +51,7 @@ def _render(seed: int, hand: bool):
 
 def main() -> int:
     rows: dict[str, list[str]] = {"renders with a hand": [], "renders without": [],
-                                  "truth photos": []}
+                                  "truth photos": [], "the same, half soft": []}
     for number, seed in enumerate(range(FIRST_SEED, FIRST_SEED + RENDERS), 1):
         print(f"\rrender {number}/{RENDERS}", end="", flush=True)
         for hand, kind in ((True, "renders with a hand"), (False, "renders without")):
@@ -56,7 +61,11 @@ def main() -> int:
     for path in photos_with_truth(DEV_PHOTOS):
         corners = photo_corners(read_truth(path))
         if corners is not None:
-            rows["truth photos"].append(outcome(load_image(path), corners))
+            image = load_image(path)
+            rows["truth photos"].append(outcome(image, corners))
+            soft = soft_focus(image, corners, (SOFT_FROM_COLUMN, SIZE + 1), (-1, SIZE + 1),
+                              SOFT_BLUR)
+            rows["the same, half soft"].append(outcome(soft, corners))
     print(f"{'photos':22} {'count':>5} {'refused':>8} {'named':>6} {'quiet':>6} "
           f"{'refused, other reason':>22}")
     for kind, outcomes in rows.items():

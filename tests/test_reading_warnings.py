@@ -12,8 +12,8 @@ from vision.occupancy import OccupancyModel
 from vision.overlay import DOUBT_BGR, draw_overlay
 from vision.read import read_board
 from vision.reading import BoardReading, CellReading
-from vision.rectify import RectifiedBoard, grid_homography
-from vision.render import RenderOptions, render_board_photo
+from vision.rectify import RectifiedBoard
+from vision.render import RenderOptions, render_board_photo, soft_focus
 from vision.truth import DEV_PHOTOS, read_truth
 
 
@@ -137,16 +137,6 @@ def test_more_blanks_than_the_set_holds_are_each_unsure() -> None:
     assert [c.letter for c in reading.cells if not c.blank] == list("WORDS")
 
 
-def _blur_top_right(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The photo with the grid's top right (from column F, rows 1-6) out of focus."""
-    mask = np.zeros(image.shape[:2], np.uint8)
-    quad = cv2.perspectiveTransform(np.array([[[5, -1], [16, -1], [16, 6], [5, 6]]], np.float64),
-                                    grid_homography(corners))
-    cv2.fillConvexPoly(mask, quad[0].astype(np.int32), 255)
-    soft = cv2.GaussianBlur(image, (0, 0), 3)
-    return np.where(mask[..., None] > 0, soft, image)
-
-
 def test_blur_is_named_where_the_photo_is_soft_and_never_on_a_sharp_blank() -> None:
     # Two words, each with a blank after it: WORDS? on row 4 and FIELD? on row 10, columns C-H.
     # Sharp, no tile is called blurred, the blanks included (a blank has no ink to be sharp
@@ -162,7 +152,8 @@ def test_blur_is_named_where_the_photo_is_soft_and_never_on_a_sharp_blank() -> N
     sharp = read_board(photo.image, corners=photo.corners)
     assert sorted(c.cell for c in sharp.cells if c.blank) == ["H10", "H4"]
     assert not [w for w in sharp.warnings if w.startswith("blur over")]
-    soft = read_board(_blur_top_right(photo.image, photo.corners), corners=photo.corners)
+    soft = read_board(soft_focus(photo.image, photo.corners, (5, 16), (-1, 6), 0.04),
+                      corners=photo.corners)
     assert [c.cell for c in soft.cells] == [c.cell for c in sharp.cells]
     named = [w.removeprefix("blur over ") for w in soft.warnings if w.startswith("blur over")]
     assert named == ["F4", "G4", "H4"]

@@ -29,6 +29,7 @@ from PIL import Image, ImageDraw, ImageFont
 from referee.boardtext import Tile, parse_board_text
 from referee.cells import SIZE, Cell, Direction, Seat
 from referee.tiles import TileSet, load_tile_set
+from vision.rectify import grid_homography, photo_cell_px
 from vision.tileface import available_fonts, fonts_for, render_tile_face
 
 PREMIUM_LAYOUT = (
@@ -957,6 +958,24 @@ def render_board_photo(tiles: dict[Cell, Tile], *, seed: int, width: int = 1600,
                          seed, options, covered)
 
 
+def soft_focus(image: np.ndarray, corners: np.ndarray, cols: tuple[float, float],
+               rows: tuple[float, float], blur_cells: float) -> np.ndarray:
+    """A copy of a photo with the part of its grid over ``cols`` x ``rows`` (grid units, 0 to
+    15, reaching past the grid to take the frame too) out of focus: a Gaussian blur of
+    ``blur_cells`` of the photo's median cell (:func:`vision.rectify.photo_cell_px`).
+
+    A lens focused on one part of a board (a steep photo's near rows) leaves the rest soft: what
+    the per-tile blur warning is for, and what the cover check must not take for a hand.
+    """
+    quad = np.array([[cols[0], rows[0]], [cols[1], rows[0]], [cols[1], rows[1]],
+                     [cols[0], rows[1]]], np.float64)
+    outline = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), grid_homography(corners))
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, outline.reshape(-1, 2).round().astype(np.int32), 255)
+    soft = cv2.GaussianBlur(image, (0, 0), blur_cells * photo_cell_px(corners))
+    return np.where(mask[..., None] > 0, soft, image)
+
+
 # --- positions for bulk renders ----------------------------------------------------------------
 
 
@@ -1067,4 +1086,5 @@ __all__ = [
     "RenderedPhoto",
     "random_position",
     "render_board_photo",
+    "soft_focus",
 ]
