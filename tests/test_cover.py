@@ -105,3 +105,15 @@ def test_a_board_half_out_of_focus_is_refused_for_its_blur_not_taken_for_a_hand(
                                                 r"tiles .*: focus on the whole board"):
         read_board(soft, corners=corners, config=DISPUTE_CONFIG)
 
+
+def test_a_soft_half_with_too_few_tiles_to_judge_is_read_not_taken_for_a_hand() -> None:
+    # jheidel 164044 blurred the same way: too few tiles are seen in the soft half to judge its
+    # blur, and its bare squares were "something lies over 21 squares (a hand?)". Looked at
+    # coarsely, their grid lines are still there: read, and what it doubts named in the soft half.
+    photo = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_164044.jpg"
+    corners = photo_corners(read_truth(photo))
+    soft = soft_focus(cv2.imread(str(photo)), corners, (8, 16), (-1, 16), 0.12)
+    reading = read_board(soft, corners=corners, config=DISPUTE_CONFIG)
+    assert not [w for w in reading.warnings if w.startswith("something")]
+    doubted = {Cell.parse(w.split()[2]) for w in reading.warnings if w.startswith("blur over")}
+    assert doubted and all(cell.col >= 8 for cell in doubted)
