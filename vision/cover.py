@@ -49,10 +49,10 @@ edges at 24 px a cell, but its grid lines and tile edges, smeared over a few pix
 again at a third of the size, where a hand has none but its outline. The truth photos with the
 right half of the grid out of focus (a Gaussian blur of 0.12 of a cell) had been refused as "a
 hand?" (7 of 31; at 0.08 of a cell 1); now 1 is, and 14 for their blur, which is judged first
-(``python -m bench cover``). At 8 px a cell, the bare cells under the 40 rendered
-hands of seeds 5000-5039 had edges on 0 % of their pixels in the median, 19 % at the 95th
-percentile (the outline), those of the blurred photos 25 % in the median, 14 % at the 25th
-percentile; 0.15 is between."""
+(``python -m bench cover``). At 8 px a cell, the bare cells under the 40 rendered hands of seeds
+5000-5039 had edges on 0 % of their pixels in the median, 19 % at the 95th percentile (the
+outline), those of the blurred photos 25 % in the median, 14 % at the 25th percentile; 0.15 is
+between."""
 BARE_PEER_SPREADS = 2.0
 """...and a face this many peer spreads (the median over the empty cells) from its kind's."""
 GLARE_LIGHTNESS = 230.0
