@@ -164,6 +164,33 @@ def test_dispute_photo_without_a_board_offers_the_corner_editor(client):
     assert image.status_code == 200 and image.data[:3] == b"\xff\xd8\xff"
 
 
+@pytest.mark.photos
+def test_a_photo_refused_after_its_board_was_found_shows_where_it_was_found(client):
+    # Half out of focus: the board is found, then the photo refused for the soft half. The
+    # corner editor starts at the grid found (within half a cell of the truth), not at a default
+    # square in the middle of the photo, and the page says what the handles are.
+    from vision.eval_reading import photo_corners
+    from vision.rectify import photo_cell_px
+    from vision.render import soft_focus
+
+    photo = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg"
+    truth = photo_corners(read_truth(photo))
+    soft = soft_focus(cv2.imread(str(photo)), truth, (8, 16), (-1, 16), 0.1)
+    ok, data = cv2.imencode(".jpg", soft, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    upload = client.post("/dispute", data={"photo": (io.BytesIO(data.tobytes()), "soft.jpg")},
+                         content_type="multipart/form-data")
+    html = client.get(upload.headers["Location"]).get_data(as_text=True)
+    assert "photo too blurry around" in html and "take the photo again" in html
+    editor = re.search(r'class="corner-editor"[^>]*data-corners="([^"]*)"', html)
+    found = np.array(json.loads(editor.group(1).replace("&#34;", '"')), float)
+    assert found.shape == (4, 2)
+    # The found grid's corners, in any order of turns, against the truth's.
+    apart = min(np.abs(np.roll(found, k, axis=0) - truth).max() for k in range(4))
+    assert apart < 0.5 * photo_cell_px(truth)
+    response = client.post("/api/read", data=data.tobytes(), content_type="image/jpeg")
+    assert_error(response, 422)
+
+
 def test_a_reader_failure_is_one_sentence_and_the_dispute_page_still_helps(client, monkeypatch):
     """A bug in the reader must not show players a stack trace or a dead end."""
     import webui.service

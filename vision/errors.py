@@ -31,4 +31,14 @@ class BoardNotFoundError(VisionError):
 
 class ImageQualityError(VisionError):
     """A board may be there but the photo is too blurry or too dark to find or read it, or
-    something lies over it."""
+    something lies over it.
+
+    ``corners`` are the playing grid's corners (TL, TR, BR, BL, photo pixels) when the board was
+    found before the photo was refused, else None: a corner editor starts from them, so a person
+    sees where the grid was taken to be and can move it if that is what went wrong.
+    """
+
+    def __init__(self, message: str,
+                 corners: tuple[tuple[float, float], ...] | None = None) -> None:
+        super().__init__(message)
+        self.corners = corners

@@ -449,9 +449,12 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         if (col, row) not in occupied_cells:
             warnings.extend(w + MAY_HIDE_A_TILE for w in cell_warnings)
     warnings.extend(_unsure_empty(probability, occupied_cells | set(light), config))
-    quad = np.asarray(corners, dtype=float).reshape(4, 2)
-    return BoardReading(tuple(readings), tuple((float(x), float(y)) for x, y in quad),
-                        tuple(warnings), timings)
+    return BoardReading(tuple(readings), _points(corners), tuple(warnings), timings)
+
+
+def _points(corners: np.ndarray) -> tuple[tuple[float, float], ...]:
+    """Four corners as plain (x, y) pairs."""
+    return tuple((float(x), float(y)) for x, y in np.asarray(corners, dtype=float).reshape(4, 2))
 
 
 def _blank_share(guesses: list[TileGuess], blanks_in_set: int) -> float:
@@ -560,8 +563,12 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
     board = rectify(image, quad, cell_px=config.cell_px, margin_cells=config.margin_cells,
                     tile_lift=config.tile_lift)
     timings["rectify_ms"] = (time.perf_counter() - started) * 1000
-    reading = read_rectified(board, quad, tiles=tiles, config=config, occupancy=occupancy,
-                             classifier=classifier)
+    try:
+        reading = read_rectified(board, quad, tiles=tiles, config=config, occupancy=occupancy,
+                                 classifier=classifier)
+    except ImageQualityError as error:
+        # Refused after the board was found (a blur, a hand): say where it was found.
+        raise ImageQualityError(str(error), _points(quad)) from None
     reading.timings_ms.update(timings)
     small = _small_board(quad, config)
     if small:

@@ -425,7 +425,8 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
     service = get_service()
     image = service.load_photo(path.read_bytes())
     context: dict[str, Any] = {"photo_id": photo_id, "reading": None, "error": None,
-                               "overlay": None, "cells": None, "corners": corners,
+                               "found": False, "overlay": None, "cells": None,
+                               "corners": corners,
                                "size": [int(image.shape[1]), int(image.shape[0])],
                                "tiles": tiles, "tile_sets": TILE_SET_NAMES,
                                "photo_url": _dispute_url(photo_id, tiles),
@@ -434,6 +435,10 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
         result = service.read_image(image, corners, overlay=True, tiles=tiles)
     except ServiceError as error:
         context["error"] = str(error)
+        found = getattr(error, "corners", None)
+        if corners is None and found is not None:
+            context["corners"] = [[round(x, 1), round(y, 1)] for x, y in found]
+            context["found"] = True
         return context
     except Exception:  # a reader bug: the players still get the photo and the corner editor
         log.exception("the board reader failed on dispute photo %s", photo_id)

@@ -62,9 +62,14 @@ class Conflict(ServiceError):
 
 
 class Unreadable(ServiceError):
-    """A well-formed photo in which no board could be read."""
+    """A well-formed photo in which no board could be read; ``corners`` are where the grid was
+    found when the photo was refused after that (a blur, a hand), else None."""
 
     status = 422
+
+    def __init__(self, message: str, corners: Any = None) -> None:
+        super().__init__(message)
+        self.corners = corners
 
 
 def _one_line(error: BaseException) -> str:
@@ -439,7 +444,7 @@ class GameService:
         try:
             reading = read_board(image, corners, tile_set_option(tiles), single=True)
         except VisionError as error:
-            raise Unreadable(_one_line(error)) from None
+            raise Unreadable(_one_line(error), getattr(error, "corners", None)) from None
         result = {"reading": reading.to_json()}
         if overlay:
             result["overlay_png"] = overlay_png(image, reading)
