@@ -263,9 +263,9 @@ def _blurred_tiles(cells: list[tuple[int, int]], crops: list[np.ndarray],
     the lettered tiles around it (:data:`BLANK_SHARPNESS_REACH`; the median of them): blur is the
     lens's or the hand's and spreads over a part of the photo, and a letter blurred away reads as
     a blank among blurred neighbours. Judged by its own face, every sharp blank was "blurred":
-    on the 38 truth photos 5 of the 7 blur warnings named a blank (``tileref eval``), the other two
-    the thin I of the one soft photo. Too few lettered tiles (under 5) to say what typical is,
-    and nothing is called blurred.
+    on the 38 truth photos, read as ``tileref eval`` reads them, 5 of the 7 blur warnings named a
+    blank, the other two the thin I of the one soft photo. Too few lettered tiles (under 5) to
+    say what typical is, and nothing is called blurred.
     """
     sharpness = np.array(_sharpness(crops))
     lettered = np.array([guess.letter != BLANK for guess in guesses], bool)
