@@ -192,8 +192,9 @@ _PARTS = [[(col, row) for row in range(top, top + PART_CELLS)
 
 
 def _refuse_if_blurred(board: RectifiedBoard, occupied: list[tuple[int, int]],
-                       config: ReadConfig) -> None:
-    """Raise :class:`ImageQualityError` rather than read tiles too smeared to read.
+                       config: ReadConfig) -> list[tuple[int, int]]:
+    """Raise :class:`ImageQualityError` rather than read tiles too smeared to read; return the
+    empty cells of the parts too soft to tell whether tiles are there.
 
     The tiles are judged, not the board (letters are what must be read; an empty board's print
     may be soft without harm). When no tile was found the board's print is judged instead, with
@@ -212,7 +213,10 @@ def _refuse_if_blurred(board: RectifiedBoard, occupied: list[tuple[int, int]],
     0.05, 0.08 and 0.12 of a cell, 5, 16 and 14 of the 31 are refused (``python -m bench cover``
     at 0.12). The rest at 0.12 are read, their soft half's tiles mostly not seen at all, so too
     few to judge: the print of such a part would tell, but a hand or a glare halo is as smooth,
-    and judging the print refused 9 of 40 rendered hands and 1 clear board as blurred.
+    and judging the print refused 9 of 40 rendered hands and 1 clear board as blurred. So such a
+    part's print is judged by the print limit, and its empty cells are returned, to be named as
+    perhaps hiding a tile rather than refused: no part of the real photos measures over 15.2 by
+    its print, the soft halves' parts 19.4 to 45.5.
     """
     smear = _Smear(board)
     if occupied:
@@ -227,9 +231,12 @@ def _refuse_if_blurred(board: RectifiedBoard, occupied: list[tuple[int, int]],
             f"photo too blurry to {what} (edges smeared over {blur:.0f} of a cell's "
             f"{board.cell_px} px, {limit:.0f} at most): hold the camera still")
     tiles = set(occupied)
+    soft: list[tuple[int, int]] = []
     for part in _PARTS:
         in_part = [cell for cell in part if cell in tiles]
         if len(in_part) < MIN_PART_TILES:
+            if smear.blur_px(part, step=2) > config.max_print_blur_px:
+                soft.extend(cell for cell in part if cell not in tiles)
             continue
         blur, limit = smear.blur_px(in_part, step=2), config.max_tile_blur_px
         if blur > limit:
@@ -238,6 +245,7 @@ def _refuse_if_blurred(board: RectifiedBoard, occupied: list[tuple[int, int]],
                 f"photo too blurry around {Cell(*middle).name} to read the tiles (edges smeared "
                 f"over {blur:.0f} of a cell's {board.cell_px} px, {limit:.0f} at most): focus on "
                 f"the whole board and hold the camera still")
+    return soft
 
 
 def _sharpness(crops: list[np.ndarray]) -> list[float]:
@@ -400,7 +408,8 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     occupied = [(col, row) for row in range(SIZE) for col in range(SIZE) if tile_mask[row, col]]
-    _refuse_if_blurred(board, occupied, config)
+    for col, row in _refuse_if_blurred(board, occupied, config):
+        light.setdefault((col, row), []).append(f"blur over {Cell(col, row).name}")
     # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
     for cell in _covered(board, tile_mask, config):
         light.setdefault(cell, []).append(f"something over {Cell(*cell).name}")
