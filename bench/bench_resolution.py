@@ -42,18 +42,13 @@ def main() -> int:
     print("\nleave-one-source-out, found corners, corrected truth; occupancy = cells wrong")
     print(f"{'cell px':>13} {'photos':>6} {'found':>6} {'letters':>10} {'wrong':>7} "
           f"{'occupancy':>9}")
+    sized = [(row, row.cell_px) for _, row in rows if row.cell_px is not None]
     for low, high in zip(BINS, BINS[1:], strict=False):
-        group = [row for _, row in rows if row.cell_px is not None and low <= row.cell_px < high]
         label = f"{low:.0f}+" if high == float("inf") else f"{low:.0f}-{high:.0f}"
-        print(_line(label, group))
+        print(_line(label, [row for row, px in sized if low <= px < high]))
     limit = DEFAULT_CONFIG.small_cell_px
-    for label, group in ((f"under {limit:.0f}", [row for _, row in rows
-                                                 if row.cell_px is not None
-                                                 and row.cell_px < limit]),
-                         (f"{limit:.0f} and up", [row for _, row in rows
-                                                  if row.cell_px is not None
-                                                  and row.cell_px >= limit])):
-        print(_line(label, group))
+    print(_line(f"under {limit:.0f}", [row for row, px in sized if px < limit]))
+    print(_line(f"{limit:.0f} and up", [row for row, px in sized if px >= limit]))
     print(f"\nby scale (of {len(rows) // len(SCALES)} photos):")
     for scale in SCALES:
         print(_line(f"{scale:g}", [row for s, row in rows if s == scale]))

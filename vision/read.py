@@ -183,7 +183,7 @@ def _least_steep(across_x: np.ndarray, across_y: np.ndarray) -> float:
 
 
 PART_CELLS = 5
-"""The board is also judged for blur in parts of 5 x 5 cells (:func:`_refuse_if_blurred`)."""
+"""The board is also judged for blur in parts of 5 x 5 cells (:func:`_judge_blur`)."""
 MIN_PART_TILES = 5
 """A part with fewer tiles is not judged on its own: too few edges to measure."""
 _PARTS = [[(col, row) for row in range(top, top + PART_CELLS)
@@ -191,8 +191,8 @@ _PARTS = [[(col, row) for row in range(top, top + PART_CELLS)
           for top in range(0, SIZE, PART_CELLS) for left in range(0, SIZE, PART_CELLS)]
 
 
-def _refuse_if_blurred(board: RectifiedBoard, occupied: list[tuple[int, int]],
-                       config: ReadConfig) -> list[tuple[int, int]]:
+def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]],
+                config: ReadConfig) -> list[tuple[int, int]]:
     """Raise :class:`ImageQualityError` rather than read tiles too smeared to read; return the
     empty cells of the parts too soft to tell whether tiles are there.
 
@@ -227,9 +227,8 @@ def _refuse_if_blurred(board: RectifiedBoard, occupied: list[tuple[int, int]],
         blur, limit = smear.blur_px(_ALL_CELLS, step=2), config.max_print_blur_px
         what = "tell whether tiles are on the board"
     if blur > limit:
-        raise ImageQualityError(
-            f"photo too blurry to {what} (edges smeared over {blur:.0f} of a cell's "
-            f"{board.cell_px} px, {limit:.0f} at most): hold the camera still")
+        raise ImageQualityError(f"photo too blurry to {what} {_smeared(blur, limit, board)}: "
+                                "hold the camera still")
     tiles = set(occupied)
     soft: list[tuple[int, int]] = []
     for part in _PARTS:
@@ -242,10 +241,15 @@ def _refuse_if_blurred(board: RectifiedBoard, occupied: list[tuple[int, int]],
         if blur > limit:
             middle = part[len(part) // 2]
             raise ImageQualityError(
-                f"photo too blurry around {Cell(*middle).name} to read the tiles (edges smeared "
-                f"over {blur:.0f} of a cell's {board.cell_px} px, {limit:.0f} at most): focus on "
-                f"the whole board and hold the camera still")
+                f"photo too blurry around {Cell(*middle).name} to read the tiles "
+                f"{_smeared(blur, limit, board)}: focus on the whole board and hold the camera "
+                "still")
     return soft
+
+
+def _smeared(blur: float, limit: float, board: RectifiedBoard) -> str:
+    """How smeared the edges are, against the limit, as a blur refusal says it."""
+    return f"(edges smeared over {blur:.0f} of a cell's {board.cell_px} px, {limit:.0f} at most)"
 
 
 def _sharpness(crops: list[np.ndarray]) -> list[float]:
@@ -408,7 +412,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     occupied = [(col, row) for row in range(SIZE) for col in range(SIZE) if tile_mask[row, col]]
-    for col, row in _refuse_if_blurred(board, occupied, config):
+    for col, row in _judge_blur(board, occupied, config):
         light.setdefault((col, row), []).append(f"blur over {Cell(col, row).name}")
     # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
     for cell in _covered(board, tile_mask, config):

@@ -133,8 +133,6 @@ class ReadConfig:
     small_cell_px: float = 20.0  # a median cell smaller than this (photo pixels): warned about
 
 
-
-
 DEFAULT_CONFIG = ReadConfig()
 DISPUTE_CONFIG = ReadConfig(ocr_second_opinion=True, occupancy_shift=0.125)
 """For one photo read on request, where a few tenths of a second buy a surer letter."""
