@@ -106,7 +106,11 @@ class ReadConfig:
     0.25 of their size, corrected truth): below 20 px a cell 3.4 % of the letters were wrong (66
     of 1955; 38 of 51 boards found), from 20 px 0.6 % (24 of 3943; all 101 found); by group,
     2.6 % at 16-20 px, 1.5 % at 20-24 px, 0.4 % from 24 px. The truth photos themselves measure
-    24 px (a 640 px export) and up, so none of them is warned about.
+    24 px (a 640 px export) and up, so none of them is warned about. Since each part of the
+    board is judged for blur (:func:`vision.read.read_rectified`), two of the photos shrunk to
+    0.35 are refused for a part just over the limit (jheidel 170755 and ssetser IMG_2677, read
+    before with 6 and 7 of their 97 and 94 letters wrong): below 20 px 3.0 % (53 of 1764; 36 of
+    51 read).
     """
 
     cell_px: int = 48
