@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
+import pytest
 
 from referee.boardtext import Tile
 from referee.cells import Cell
+from vision.errors import ImageQualityError
 from vision.eval_reading import photo_corners
 from vision.occupancy import OccupancyModel
 from vision.overlay import DOUBT_BGR, draw_overlay
@@ -108,6 +112,25 @@ def test_a_board_small_in_the_photo_is_read_with_a_warning_that_says_so() -> Non
     assert len(small.cells) >= 90  # still read: the warning tells, it does not refuse
     # It names no cell, so turning the reading (south "auto") leaves it as it is.
     assert small.turned(1).warnings[0] == small.warnings[0]
+
+
+def test_a_small_photo_refused_for_blur_asks_for_a_closer_or_larger_photo() -> None:
+    # The same photo at 0.35 of its size and a little soft, as a chat app's copy can be: enlarged
+    # to the 48 px cell, its 13 px cells smear past the limit, and a steadier hand alone would
+    # not mend that, so the refusal says how small the cells are and asks for a closer photo.
+    photo = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170755.jpg"
+    corners = photo_corners(read_truth(photo))
+    image = cv2.resize(cv2.imread(str(photo)), None, fx=0.35, fy=0.35,
+                       interpolation=cv2.INTER_AREA)
+    with pytest.raises(ImageQualityError) as refused:
+        read_board(cv2.GaussianBlur(image, (0, 0), 0.8), corners=corners * 0.35)
+    assert re.fullmatch(r"photo too blurry to read the tiles \(edges smeared over 1\d of a "
+                        r"cell's 48 px, 10 at most; the board's cells are 13 px across in the "
+                        r"photo, 20 or more read best\): move the camera closer or use a larger "
+                        r"photo, and hold it still", str(refused.value))
+    # A board of a fair size, as blurred, is still told to hold the camera still.
+    with pytest.raises(ImageQualityError, match=r"10 at most\): hold the camera still$"):
+        read_board(cv2.GaussianBlur(cv2.imread(str(photo)), (0, 0), 3.0), corners=corners)
 
 
 def _blanks_board(count: int):

@@ -191,8 +191,8 @@ _PARTS = [[(col, row) for row in range(top, top + PART_CELLS)
           for top in range(0, SIZE, PART_CELLS) for left in range(0, SIZE, PART_CELLS)]
 
 
-def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]],
-                config: ReadConfig) -> list[tuple[int, int]]:
+def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: ReadConfig,
+                cell_px: float) -> list[tuple[int, int]]:
     """Raise :class:`ImageQualityError` rather than read tiles too smeared to read; return the
     empty cells of the parts too soft to tell whether tiles are there.
 
@@ -217,7 +217,14 @@ def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]],
     part's print is judged by the print limit, and its empty cells are returned, to be named as
     perhaps hiding a tile rather than refused: no part of the real photos measures over 15.2 by
     its print, the soft halves' parts 19.4 to 45.5.
+
+    ``cell_px`` is the board's cell in the photo (:func:`vision.rectify.photo_cell_px`): a board
+    too small in the photo (``config.small_cell_px``) is smeared by being enlarged to the 48 px
+    cell as well as by the lens or the hand, so its refusal asks for a closer or larger photo
+    too: at 0.35 of their size two truth photos are refused for a part just over the limit,
+    whose trouble is their size (``python -m bench resolution``).
     """
+    small = cell_px < config.small_cell_px
     smear = _Smear(board)
     if occupied:
         blur, limit = smear.blur_px(occupied), config.max_tile_blur_px
@@ -227,8 +234,10 @@ def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]],
         blur, limit = smear.blur_px(_ALL_CELLS, step=2), config.max_print_blur_px
         what = "tell whether tiles are on the board"
     if blur > limit:
-        raise ImageQualityError(f"photo too blurry to {what} {_smeared(blur, limit, board)}: "
-                                "hold the camera still")
+        raise ImageQualityError(f"photo too blurry to {what} "
+                                f"{_smeared(blur, limit, board, cell_px, config)}: "
+                                + (f"{_CLOSER}, and hold it still" if small
+                                   else "hold the camera still"))
     tiles = set(occupied)
     soft: list[tuple[int, int]] = []
     for part in _PARTS:
@@ -242,14 +251,25 @@ def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]],
             middle = part[len(part) // 2]
             raise ImageQualityError(
                 f"photo too blurry around {Cell(*middle).name} to read the tiles "
-                f"{_smeared(blur, limit, board)}: focus on the whole board and hold the camera "
-                "still")
+                f"{_smeared(blur, limit, board, cell_px, config)}: "
+                + (f"{_CLOSER}, and hold it still" if small
+                   else "focus on the whole board and hold the camera still"))
     return soft
 
 
-def _smeared(blur: float, limit: float, board: RectifiedBoard) -> str:
-    """How smeared the edges are, against the limit, as a blur refusal says it."""
-    return f"(edges smeared over {blur:.0f} of a cell's {board.cell_px} px, {limit:.0f} at most)"
+def _smeared(blur: float, limit: float, board: RectifiedBoard, cell_px: float,
+             config: ReadConfig) -> str:
+    """How smeared the edges are, against the limit, as a blur refusal says it; and how small
+    the board's cells are in the photo, when that is why."""
+    size = (f"; the board's cells are {cell_px:.0f} px across in the photo, "
+            f"{config.small_cell_px:.0f} or more read best" if cell_px < config.small_cell_px
+            else "")
+    return (f"(edges smeared over {blur:.0f} of a cell's {board.cell_px} px, {limit:.0f} at "
+            f"most{size})")
+
+
+_CLOSER = "move the camera closer or use a larger photo"
+"""What a person does about a board too small in the photo (a refusal's and a warning's end)."""
 
 
 def _sharpness(crops: list[np.ndarray]) -> list[float]:
@@ -412,7 +432,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     occupied = [(col, row) for row in range(SIZE) for col in range(SIZE) if tile_mask[row, col]]
-    for col, row in _judge_blur(board, occupied, config):
+    for col, row in _judge_blur(board, occupied, config, photo_cell_px(corners)):
         light.setdefault((col, row), []).append(f"blur over {Cell(col, row).name}")
     # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
     for cell in _covered(board, tile_mask, config):
@@ -501,13 +521,13 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
 
 def _small_board(corners: np.ndarray, config: ReadConfig) -> list[str]:
     """The warning for a board too small in the photo to read well (``config.small_cell_px``):
-    a thumbnail or a chat app's copy had 3.4 % of its letters read wrong, and only the person
+    a thumbnail or a chat app's copy had 3.0 % of its letters read wrong, and only the person
     who took the photo can fix that."""
     cell_px = photo_cell_px(corners)
     if cell_px >= config.small_cell_px:
         return []
     return [f"{SMALL_BOARD} (cells {cell_px:.0f} px across, {config.small_cell_px:.0f} or more "
-            "read best): move the camera closer or use a larger photo"]
+            f"read best): {_CLOSER}"]
 
 
 def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
