@@ -81,6 +81,33 @@ def test_a_scale_out_of_range_exits_2_in_one_line(scale: str, tmp_path, capsys) 
     assert err.startswith("tileref eval: --scale must be from 0.05 to 1") and err.count("\n") == 1
 
 
+def test_a_training_seed_trains_the_held_out_models_from_it(tmp_path, capsys,
+                                                            monkeypatch) -> None:
+    # --training-seed asks how much a figure owes to one seed: the held-out models must be
+    # trained (or fetched from the cache) with that seed, and the table must say so.
+    import vision.train
+
+    asked = []
+
+    def loso_models(sources, *, settings, progress):
+        asked.append((sources, settings))
+        return {}  # no held-out model: the photo is read by the committed ones
+
+    monkeypatch.setattr(vision.train, "loso_models", loso_models)
+    _render_folder(tmp_path)
+    assert main(["eval", str(tmp_path), "--given-corners", "--training-seed", "7"]) == 0
+    assert asked == [({"tileref__render"}, vision.train.TrainingSettings(seed=7))]
+    assert "training tiles rendered from seed 7 (--training-seed)" in capsys.readouterr().out
+    assert main(["eval", str(tmp_path), "--given-corners"]) == 0
+    assert asked[-1][1] == vision.train.TrainingSettings()  # the committed models' seed
+    assert "--training-seed" not in capsys.readouterr().out
+    # The committed models have one seed of their own: nothing to ask them.
+    assert main(["eval", str(tmp_path), "--in-sample", "--training-seed", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tileref eval: --training-seed trains leave-one-source-out models")
+    assert err.count("\n") == 1
+
+
 def test_a_folder_that_is_not_there_exits_2(tmp_path, capsys) -> None:
     assert main(["eval", str(tmp_path / "missing"), "--stage", "reading"]) == 2
     assert capsys.readouterr().err.count("\n") == 1

@@ -21,3 +21,13 @@ def test_an_edited_erratum_retrains_the_cached_models(tmp_path: Path,
     before = train.training_key(photos, train.TrainingSettings())
     errata.write_text("photo,cell,truth,seen,reason\nx.jpg,O10,.,blank,a blank\n")
     assert train.training_key(photos, train.TrainingSettings()) != before
+
+
+def test_models_trained_from_another_seed_are_cached_apart(tmp_path: Path) -> None:
+    # tileref eval --training-seed N must never score the seed-1 models under seed N's name.
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    keys = {train.training_key(photos, train.TrainingSettings(seed=seed)) for seed in (1, 2, 3)}
+    assert len(keys) == 3
+    assert train.training_key(photos, train.TrainingSettings()) == train.training_key(
+        photos, train.TrainingSettings(seed=1))

@@ -319,15 +319,25 @@ def game_predecessors(photos: list[Path], errata: Errata
 
 
 def evaluate_reading(folder: Path | str, *, given_corners: bool = False, in_sample: bool = False,
-                     progress: bool = True, scale: float = 1.0) -> list[ReadingRow]:
+                     progress: bool = True, scale: float = 1.0,
+                     training_seed: int | None = None) -> list[ReadingRow]:
+    """Read every truth photo of ``folder`` as ``tileref read`` does, one row each.
+
+    ``training_seed`` renders the leave-one-source-out models' training tiles from another
+    seed than the committed models' (:class:`vision.train.TrainingSettings`): a held-out
+    figure moves with it, and ``python -m bench seeds`` shows by how much.
+    """
     photos = photos_with_truth(Path(folder))
     errata = load_errata()
     before = game_predecessors(photos, errata)
     models: dict = {}
     if not in_sample and photos:
-        from vision.train import loso_models
+        from vision.train import TrainingSettings, loso_models
 
-        models = loso_models({read_truth(photo).source for photo in photos}, progress=progress)
+        settings = (TrainingSettings() if training_seed is None
+                    else TrainingSettings(seed=training_seed))
+        models = loso_models({read_truth(photo).source for photo in photos}, settings=settings,
+                             progress=progress)
     rows = []
     for number, photo in enumerate(photos, 1):
         if progress:
@@ -355,9 +365,11 @@ LOSO_NOTE = ("models: leave-one-source-out (each photo read by models trained wi
 
 
 def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False,
-                scale: float = 1.0) -> None:
+                scale: float = 1.0, training_seed: int | None = None) -> None:
     out = out or sys.stdout
     print(IN_SAMPLE_NOTE if in_sample else LOSO_NOTE, file=out)
+    if training_seed is not None:
+        print(f"training tiles rendered from seed {training_seed} (--training-seed)", file=out)
     if scale != 1:
         print(f"every photo shrunk to {scale:g} of its size before reading (--scale)", file=out)
     print(f"{'photo':58} {'found':>5} {'corner':>6} {'tiles':>5} {'+occ':>4} {'-occ':>4} "
@@ -454,7 +466,7 @@ MIN_SCALE = 0.05
 
 def run_reading_eval(folder: Path, csv_path: Path | None = None, *,
                      given_corners: bool = False, in_sample: bool = False,
-                     scale: float = 1.0) -> int:
+                     scale: float = 1.0, training_seed: int | None = None) -> int:
     folder = Path(folder)
     if not folder.is_dir():
         print(f"tileref eval: not a folder: {folder}", file=sys.stderr)
@@ -463,12 +475,16 @@ def run_reading_eval(folder: Path, csv_path: Path | None = None, *,
         print(f"tileref eval: --scale must be from {MIN_SCALE} to 1, not {scale}",
               file=sys.stderr)
         return 2
+    if in_sample and training_seed is not None:
+        print("tileref eval: --training-seed trains leave-one-source-out models; the committed "
+              "models (--in-sample) have one seed", file=sys.stderr)
+        return 2
     rows = evaluate_reading(folder, given_corners=given_corners, in_sample=in_sample,
-                            scale=scale)
+                            scale=scale, training_seed=training_seed)
     if not rows:
         print(f"tileref eval: no photos with truth files in {folder}", file=sys.stderr)
         return 2
-    print_table(rows, in_sample=in_sample, scale=scale)
+    print_table(rows, in_sample=in_sample, scale=scale, training_seed=training_seed)
     if csv_path is not None:
         write_csv(rows, Path(csv_path))
     return 0

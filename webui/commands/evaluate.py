@@ -2,7 +2,8 @@
 
 ``--stage reading`` (default) reads every photo as ``tileref read`` does and compares it with the
 truth sidecars; ``--stage corners`` scores only the board finder. ``--given-corners`` reads with
-the truth corners, to measure reading apart from finding; ``--scale`` shrinks every photo first.
+the truth corners, to measure reading apart from finding; ``--scale`` shrinks every photo first;
+``--training-seed`` trains the held-out models on tiles rendered from another seed.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--scale", type=float, default=1.0, metavar="S",
                         help="shrink every photo to S of its size first (e.g. 0.35): how "
                              "reading holds up on smaller photos")
+    parser.add_argument("--training-seed", type=int, metavar="N",
+                        help="render the held-out models' training tiles from seed N (the "
+                             "committed models' is 1): how much a figure owes to one seed")
     parser.add_argument("--in-sample", action="store_true",
                         help="score the committed models, trained on these photos (optimistic); "
                              "by default each photo is read by models trained without its "
@@ -48,4 +52,5 @@ def run(args: argparse.Namespace) -> int:
     from vision.eval_reading import run_reading_eval
 
     return run_reading_eval(folder, csv_path, given_corners=args.given_corners,
-                            in_sample=args.in_sample, scale=args.scale)
+                            in_sample=args.in_sample, scale=args.scale,
+                            training_seed=args.training_seed)
