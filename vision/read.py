@@ -432,7 +432,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     occupied = [(col, row) for row in range(SIZE) for col in range(SIZE) if tile_mask[row, col]]
-    for col, row in _judge_blur(board, occupied, config, photo_cell_px(corners)):
+    for col, row in _judge_blur(board, occupied, config, _cell_px(corners)):
         light.setdefault((col, row), []).append(f"blur over {Cell(col, row).name}")
     # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
     for cell in _covered(board, tile_mask, config):
@@ -517,6 +517,15 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
             "with the board clear")
     return [(int(col), int(row)) for group in groups for row, col in zip(*np.nonzero(group),
                                                                           strict=True)]
+
+
+def _cell_px(corners: np.ndarray) -> float:
+    """The board's median cell in the photo (:func:`vision.rectify.photo_cell_px`); infinite
+    for a board rectified without a photo behind it (corners all zero, as tests make them)."""
+    try:
+        return photo_cell_px(corners)
+    except VisionError:
+        return float("inf")
 
 
 def _small_board(corners: np.ndarray, config: ReadConfig) -> list[str]:
