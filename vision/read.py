@@ -530,7 +530,7 @@ def _cell_px(corners: np.ndarray) -> float:
 
 def _small_board(corners: np.ndarray, config: ReadConfig) -> list[str]:
     """The warning for a board too small in the photo to read well (``config.small_cell_px``):
-    a thumbnail or a chat app's copy had 3.0 % of its letters read wrong, and only the person
+    a thumbnail or a chat app's copy had 2.6 % of its letters read wrong, and only the person
     who took the photo can fix that."""
     cell_px = photo_cell_px(corners)
     if cell_px >= config.small_cell_px:

@@ -110,7 +110,12 @@ class ReadConfig:
     board is judged for blur (:func:`vision.read.read_rectified`), two of the photos shrunk to
     0.35 are refused for a part just over the limit (jheidel 170755 and ssetser IMG_2677, read
     before with 6 and 7 of their 97 and 94 letters wrong): below 20 px 3.0 % (53 of 1764; 36 of
-    51 read).
+    51 read). With the tile models trained on twice as many rendered faces
+    (:class:`vision.train.TrainingSettings`): below 20 px 2.6 % (45 of 1764), from 20 px 1.0 %
+    (40 of 3943; 1.8 % at 12-16 px, 2.8 % at 16-20, 2.3 % at 20-24, 0.7 % from 24). That is one
+    training seed; over seeds 1-5 the letters wrong at all four sizes together went from 77-102
+    (median 86) to 63-88 (median 67), seed 1 the best of the earlier models and nearly the worst
+    of these. 20 px still parts the worse readings from the better.
     """
 
     cell_px: int = 48
