@@ -224,7 +224,7 @@ def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: 
     too: at 0.35 of their size two truth photos are refused for a part just over the limit,
     whose trouble is their size (``python -m bench resolution``).
     """
-    small = cell_px < config.small_cell_px
+    closer = f"{_CLOSER}, and hold it still" if cell_px < config.small_cell_px else None
     smear = _Smear(board)
     if occupied:
         blur, limit = smear.blur_px(occupied), config.max_tile_blur_px
@@ -236,8 +236,7 @@ def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: 
     if blur > limit:
         raise ImageQualityError(f"photo too blurry to {what} "
                                 f"{_smeared(blur, limit, board, cell_px, config)}: "
-                                + (f"{_CLOSER}, and hold it still" if small
-                                   else "hold the camera still"))
+                                f"{closer or 'hold the camera still'}")
     tiles = set(occupied)
     soft: list[tuple[int, int]] = []
     for part in _PARTS:
@@ -252,8 +251,7 @@ def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: 
             raise ImageQualityError(
                 f"photo too blurry around {Cell(*middle).name} to read the tiles "
                 f"{_smeared(blur, limit, board, cell_px, config)}: "
-                + (f"{_CLOSER}, and hold it still" if small
-                   else "focus on the whole board and hold the camera still"))
+                f"{closer or 'focus on the whole board and hold the camera still'}")
     return soft
 
 
