@@ -298,6 +298,35 @@ def test_a_blank_is_designated_by_a_correction_and_stays_designated(app, client,
         "seq": 2, "cell": "H15", "tile": "a^", "source": "player"}
 
 
+def test_a_blank_read_facing_another_seat_is_the_movers_and_stays_the_games(app, client,
+                                                                            make_game):
+    """A blank has no letter to turn, so the camera's rotation for it is a guess. South's new
+    blank read facing North is still South's play, and once named, later frames that read it
+    facing West or North again change nothing."""
+    game_id, auth = make_game()
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    seen = {**CAT_S, "H15": "?v"}                      # South's blank, read facing North
+    verdict = play_readings(service, game_id, table, seen)[-1]["verdict"]
+    assert verdict["reason"] == "blank-undesignated", verdict
+    assert verdict["player"] == "S" and "H15" in verdict["message"]
+    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
+                        json={"cell": "H15", "tile": "a^"}).get_json()
+    assert fixed["verdict"]["legal"] is True and fixed["verdict"]["player"] == "S"
+    for guess in ("?<", "?v", "?^"):
+        later = play_readings(service, game_id, table, {**CAT_S, "H15": guess}, times=3)
+        assert all(answer["verdict"] is None for answer in later), (guess, later)
+        assert later[-1]["waiting_for"] == "a play"
+    assert "a^" in service.state(game_id)["board"].split()
+
+
+def test_a_blank_keeps_the_rotation_the_game_knows_and_a_new_one_faces_the_mover() -> None:
+    known = tiles_of({"H8": "a>", "I8": "B^"})
+    seen = tiles_of({"H8": "?v", "I8": "B^", "J8": "?<", "K8": "Cv"})
+    settled = live.blanks_as_placed(seen, known, mover_rotation=0)
+    assert settled == tiles_of({"H8": "?>", "I8": "B^", "J8": "?^", "K8": "Cv"})
+
+
 def test_camera_side_chosen_at_set_up_is_used_to_judge(app, client):
     """The new-game form's camera side: a camera at North's side sees South's CAT upside down
     on the top row of its picture, and the referee still judges it as South's CAT."""

@@ -539,6 +539,8 @@ class GameService:
         session = self.session(game_id)
         if session.ruleset == "scrabble":
             seen = live.without_rotation(seen)
+        elif (mover := session.game.to_move) is not None and mover.seat is not None:
+            seen = live.blanks_as_placed(seen, session.game.board.tiles, mover.seat.rotation)
         for cell, (was, fixed) in session.overrides.items():
             current = seen.get(cell)
             if (current.token if current else None) == was:
