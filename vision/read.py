@@ -224,7 +224,10 @@ def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: 
     too: at 0.35 of their size two truth photos are refused for a part just over the limit,
     whose trouble is their size (``python -m bench resolution``).
     """
-    closer = f"{_CLOSER}, and hold it still" if cell_px < config.small_cell_px else None
+    small = cell_px < config.small_cell_px
+    size = (f"; the board's cells are {cell_px:.0f} px across in the photo, "
+            f"{config.small_cell_px:.0f} or more read best" if small else "")
+    closer = f"{_CLOSER}, and hold it still" if small else None
     smear = _Smear(board)
     if occupied:
         blur, limit = smear.blur_px(occupied), config.max_tile_blur_px
@@ -235,7 +238,7 @@ def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: 
         what = "tell whether tiles are on the board"
     if blur > limit:
         raise ImageQualityError(f"photo too blurry to {what} "
-                                f"{_smeared(blur, limit, board, cell_px, config)}: "
+                                f"{_smeared(blur, limit, board, size)}: "
                                 f"{closer or 'hold the camera still'}")
     tiles = set(occupied)
     soft: list[tuple[int, int]] = []
@@ -250,18 +253,14 @@ def _judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: 
             middle = part[len(part) // 2]
             raise ImageQualityError(
                 f"photo too blurry around {Cell(*middle).name} to read the tiles "
-                f"{_smeared(blur, limit, board, cell_px, config)}: "
+                f"{_smeared(blur, limit, board, size)}: "
                 f"{closer or 'focus on the whole board and hold the camera still'}")
     return soft
 
 
-def _smeared(blur: float, limit: float, board: RectifiedBoard, cell_px: float,
-             config: ReadConfig) -> str:
-    """How smeared the edges are, against the limit, as a blur refusal says it; and how small
-    the board's cells are in the photo, when that is why."""
-    size = (f"; the board's cells are {cell_px:.0f} px across in the photo, "
-            f"{config.small_cell_px:.0f} or more read best" if cell_px < config.small_cell_px
-            else "")
+def _smeared(blur: float, limit: float, board: RectifiedBoard, size: str) -> str:
+    """How smeared the edges are, against the limit, as a blur refusal says it, and ``size``:
+    how small the board's cells are in the photo, when that is why (else empty)."""
     return (f"(edges smeared over {blur:.0f} of a cell's {board.cell_px} px, {limit:.0f} at "
             f"most{size})")
 
