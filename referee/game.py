@@ -160,7 +160,8 @@ class Game:
         self.winner: str | None = None
         self.over = False
         self.lifted: dict[Cell, Tile] = {}
-        """Tiles the last play told the players to take off (for clearer snapshot messages)."""
+        """Tiles the last play told the players to take off: a snapshot that still shows one is
+        told so, unless putting it back makes a legal play (see :meth:`_examine_snapshot`)."""
         self._turn = 0
         self.history: list[tuple[Move, Verdict]] = []
         self._undo: list[dict[str, Any]] = []
@@ -312,6 +313,11 @@ class Game:
                      "winner": self.winner})
         return data
 
+    def lifted_off(self) -> None:
+        """The players have taken off the tiles the last play captured (a camera saw their
+        squares empty): a tile seen there again is a new one, not one left behind."""
+        self.lifted = {}
+
     def status(self) -> list[Problem]:
         """Every problem with the current board (see :meth:`Board.status`)."""
         seats = [p.seat for p in self.players if p.seat is not None] if self.seated else None
@@ -342,14 +348,36 @@ class Game:
         return player, Verdict(legal=True, player=player.id)
 
     def _examine_snapshot(self, player: Player, snapshot: Snapshot) -> Verdict:
-        """Infer the play from the board after it, then examine that play."""
-        seat = player.seat or Seat.S
+        """Infer the play from the board after it, then examine that play.
+
+        A tile the last play told the players to lift off, seen again on its square, is either
+        left behind or lifted and put back as part of this play: the camera cannot tell. It is
+        taken as put back when that makes a legal play, and is otherwise named as left behind,
+        the likelier slip and the clearer message.
+        """
         before, after = self.board.tiles, snapshot.tiles
         if not self.seated:  # without seats a tile's rotation means nothing: ignore it
             before, after = _unturned(before), _unturned(after)
+        lifted = {cell: tile for cell, tile in self.lifted.items()
+                  if cell not in before and after.get(cell) == tile}
+        try:
+            return self._infer_play(player, before, after, lifted)
+        except IllegalPlayError as left_behind:
+            if not lifted:
+                raise
+            try:
+                return self._infer_play(player, before, after, {})
+            except IllegalPlayError as put_back:
+                if put_back.reason == "blank-undesignated":
+                    raise  # put back, the placement stands: only a blank's letter is missing
+                raise left_behind from None
+
+    def _infer_play(self, player: Player, before: Mapping[Cell, Tile],
+                    after: Mapping[Cell, Tile], lifted: Mapping[Cell, Tile]) -> Verdict:
+        seat = player.seat or Seat.S
         placed, unexpected = inference.compare(
             before, after, player.id, lambda tile: self.faces(player, tile), self.captures,
-            self.lifted)
+            lifted)
         if unexpected:
             first = unexpected[0].message
             more = f" (and {len(unexpected) - 1} more changes)" if len(unexpected) > 1 else ""

@@ -104,6 +104,27 @@ def test_a_tile_left_behind_after_removal_is_named_as_such():
     assert g.push(snap("N", AFTER_TO.replace("J8:Dv ", "") + " K9:Zv J9:Iv")).legal
 
 
+def test_a_lifted_tile_put_back_in_a_legal_play_is_that_play():
+    """Lifted and put back, or left behind? The camera cannot tell; a legal play decides."""
+    g = game(WORKED)
+    g.push(snap("S", AFTER_TO))                        # North's D on J8 is to be lifted off
+    named = game(WORKED)
+    named.push(snap("S", AFTER_TO))
+    expected = named.push(Play("N", "DO", Cell.parse("J8"), Direction.ACROSS))
+    inferred = g.push(snap("N", AFTER_TO))             # the same D is back on J8
+    assert inferred.move == Play("N", "DO", Cell.parse("J8"), Direction.ACROSS)
+    assert inferred.to_json() == expected.to_json() | {"move": inferred.to_json()["move"]}
+    assert g.state() == named.state()
+
+
+def test_once_the_tiles_are_seen_lifted_a_tile_there_is_a_new_one():
+    g = game(WORKED)
+    g.push(snap("S", AFTER_TO))
+    g.lifted_off()
+    verdict = g.judge(snap("N", AFTER_TO + " K9:Zv J9:Iv"))
+    assert verdict.reason == "not-in-line" and not verdict.unexpected
+
+
 def test_blank_offers_the_only_letter_that_works():
     g = game(WORKED)
     g.push(snap("S", AFTER_TO))

@@ -142,6 +142,29 @@ def test_tiles_to_lift_are_awaited_then_seen_gone(app, make_game):
     assert state["to_move"] == "N"
 
 
+def test_a_tile_put_back_after_the_camera_saw_it_lifted_is_a_new_one(app, make_game):
+    """After the camera saw J8 empty, North's D there again is North's play, legal or not,
+    and never "should have been lifted off"; the same holds after a restart."""
+    from webui import create_app
+
+    position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
+    game_id, _ = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(tiles_of(position)), "to_move": "S"}))
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    played = {**position, "H8": "O^"}
+    play_readings(service, game_id, table, played)
+    lifted = {cell: token for cell, token in played.items() if cell != "J8"}
+    assert play_readings(service, game_id, table, lifted)[-1]["waiting_for"] == "a play"
+    restarted = create_app({"TESTING": True, "INSTANCE_PATH": app.instance_path})
+    for server in (service, restarted.extensions["tileref"]):
+        table = server.live_table(game_id)
+        astray = play_readings(server, game_id, table, {**played, "K9": "Zv", "J9": "Iv"})
+        assert astray[-1]["verdict"]["reason"] == "not-in-line"
+    put_back = play_readings(server, game_id, table, played)[-1]["verdict"]
+    assert put_back["legal"] and put_back["words"][0]["word"] == "DO"
+
+
 def test_a_correction_rejudges_and_stays_fixed(app, client, make_game):
     game_id, auth = make_game()
     service = app.extensions["tileref"]

@@ -112,6 +112,7 @@ class GameSession:
 
     def _apply_removed(self, event: Event) -> None:
         self.pending_remove = []
+        self.game.lifted_off()
 
     def _apply_correction(self, event: Event) -> None:
         cell = Cell.parse(event.payload["cell"])
