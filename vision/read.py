@@ -18,6 +18,7 @@ import numpy as np
 
 from referee.cells import Cell
 from referee.tiles import TileSet, load_tile_set
+from vision.blankfacing import face_blanks
 from vision.bytestats import ranked
 from vision.classify import BLANK, CROP_PAD, TileClassifier, TileGuess
 from vision.cover import covered_groups
@@ -479,6 +480,8 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         if (col, row) not in occupied_cells:
             warnings.extend(w + MAY_HIDE_A_TILE for w in cell_warnings)
     warnings.extend(_unsure_empty(probability, occupied_cells | set(light), config))
+    if config.face_blanks:
+        readings = face_blanks(readings)
     return BoardReading(tuple(readings), _points(corners), tuple(warnings), timings)
 
 

@@ -140,6 +140,7 @@ class ReadConfig:
     occupancy_shift: float = 0.0  # occupancy also read with the grid moved this share of a cell
     occupancy_shift_sure: float = 0.95  # ...except a tile the grid as found is this sure of
     small_cell_px: float = 20.0  # a median cell smaller than this (photo pixels): warned about
+    face_blanks: bool = True  # a blank faces the tiles beside it (vision.blankfacing), not a guess
 
 
 DEFAULT_CONFIG = ReadConfig()
