@@ -394,6 +394,12 @@ DOUBTFUL_PEER_SPREADS = BLANK_PEER_SPREADS / 2
 reading names it ("unsure whether O10 holds a tile"). Leave-one-source-out, found corners: of the
 8 blanks still missed, 6 named instead of 4, and 25 empty cells instead of 23 (on 9 photos of 38;
 1.5-3 peer spreads measured 5-6 and 23-27)."""
+SPARSE_LIGHTNESS_SPREAD = 8.0
+"""The least spread of L* among a sparse board's tiles (:func:`colour_evidence`): one or two
+tiles give no spread of their own, and a bold letter darkened a rendered tile's face by 34."""
+LIKELY_TILE = 0.5
+"""The model's probability from which a cell counts as a tile when a board has too few sure
+letter tiles to give the tiles' colour by themselves (:func:`colour_evidence`)."""
 DOUBTFUL_TILE = 0.3
 """The probability of a doubtful cell: under one half (empty), over ``unsure_empty_above``."""
 SQUARE_TILE_SPREADS = 5.5
@@ -413,7 +419,8 @@ class ColourEvidence(NamedTuple):
     blank: np.ndarray
     """(225,) how far a candidate blank's face is from its own kind of square, in this photo's
     peer spreads; 0 where a cell is no candidate (it has a letter, no sure letter tile beside it,
-    or a face not of the tiles' colour)."""
+    or a face not of the tiles' colour). On a board with too few sure letter tiles a letter too
+    thin to be sure of is a candidate too (:func:`colour_evidence`'s ``likely``)."""
     square: np.ndarray
     """(225,) bool: a face far from the tiles' colour (:data:`SQUARE_TILE_SPREADS`) and nearer
     its own kind of square's: no tile, whatever the ink on it looks like."""
@@ -441,17 +448,25 @@ def face_colours(board: RectifiedBoard) -> tuple[np.ndarray, np.ndarray]:
     return means[:, 0], means[:, 1:]
 
 
-def peer_distance(chroma: np.ndarray, sure: np.ndarray) -> np.ndarray:
+def peer_distance(chroma: np.ndarray, sure: np.ndarray, *, nearest_of_few: bool = False
+                  ) -> np.ndarray:
     """(225,) how far each cell's face chroma (:func:`face_colours`) is from its own kind of
     square: its :data:`BLANK_PEER_RANK`-th nearest symmetric peer that is no sure letter tile
-    (``sure``); infinite where it has too few such peers."""
+    (``sure``); infinite where it has too few such peers. ``nearest_of_few``: the nearest where
+    only two are left, of which the farther may well be a tile that is not sure (the four
+    squares around the centre on a board with its first word)."""
     peers, other = other_peers()
     usable = other & ~sure[peers]
-    apart = np.where(usable, np.linalg.norm(chroma[peers] - chroma[:, None], axis=2), np.inf)
-    return np.sort(apart, axis=1)[:, BLANK_PEER_RANK - 1]
+    apart = np.sort(np.where(usable, np.linalg.norm(chroma[peers] - chroma[:, None], axis=2),
+                             np.inf), axis=1)
+    rank = np.full(len(apart), BLANK_PEER_RANK - 1)
+    if nearest_of_few:
+        rank[usable.sum(axis=1) <= BLANK_PEER_RANK] = 0
+    return apart[np.arange(len(apart)), rank]
 
 
-def colour_evidence(board: RectifiedBoard, features: np.ndarray) -> ColourEvidence:
+def colour_evidence(board: RectifiedBoard, features: np.ndarray,
+                    likely: np.ndarray | None = None) -> ColourEvidence:
     """Blanks and squares told by the colour of a cell's face against this photo's sure letter
     tiles and against its own kind of square (its symmetric peers).
 
@@ -491,13 +506,25 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray) -> ColourEviden
     spreads) and lost no tile on the photos or the 20 renders; at 4 spreads it lost two (ssetser
     IMG_2687 L10, L13), at 7 it took back two: 5.5 is the middle of the range that loses none and
     takes back all four. With found corners it changes nothing.
+
+    A board with fewer than :data:`MIN_SURE_TILES` sure letter tiles (the first moves of every
+    game) has no such yardstick, and there the model alone missed whole first words: a thin I,
+    a blank, and then the centre tile too, halved as a lone centre (:func:`game_rules`). So with
+    ``likely`` (the cells the model finds likely tiles) the tiles it finds, and a letter on the
+    centre that is not the star, give the tiles' colour instead (``_sparse_evidence``). Measured
+    by ``python -m bench early`` (60 positions of one to four words, each rendered under random
+    conditions and clean): letters missed 11 -> 5 of 360 and 12 -> 3 of 410, blanks missed
+    17 -> 9 of 35 and 19 -> 12 of 37, no square taken for a tile before or after. The truth
+    photos, all boards well into a game, read exactly as before (``tileref eval``, both ways).
     """
     letters = features[:, LOCAL_FEATURES:]
     sure = _sure_letter_tiles(letters)
     letterless = letters[:, 0] == 0
     nothing = ColourEvidence(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool))
     if sure.sum() < MIN_SURE_TILES:
-        return nothing
+        if likely is None:
+            return nothing
+        return _sparse_evidence(board, letters, sure | likely)
     face_lightness, chroma = face_colours(board)
     to_peer = peer_distance(chroma, sure)
     tile = np.median(chroma[sure], axis=0)
@@ -518,6 +545,47 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray) -> ColourEviden
     blank = np.zeros(SIZE * SIZE)
     blank[candidate] = to_peer[candidate] / max(float(np.median(to_peer[known])), CHROMA_NOISE)
     return ColourEvidence(blank, square)
+
+
+def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarray
+                     ) -> ColourEvidence:
+    """:func:`colour_evidence` on a board with too few sure letter tiles.
+
+    ``tiles`` (the sure ones and those the model finds likely) give the tiles' colour, and so
+    does a letter on the centre square that is not its star: the centre has no peers to be
+    measured against, but a letter there is on a tile. A cell nearer the tiles' colour than its
+    own kind of square's, far from that kind of square and joined to those tiles through such
+    cells, is a tile whether it shows no letter (a blank) or a letter too thin to be sure of (an
+    I). Peers are fewer here (the tiles take some), so of the last two the nearer is the yardstick.
+    """
+    lettered = letters[:, 5] > 0
+    letterless = letters[:, 0] == 0
+    centre = np.zeros(SIZE * SIZE, bool)
+    centre[CENTRE] = lettered[CENTRE] and letters[CENTRE, 13] == 0
+    tiles = tiles | centre
+    if not tiles.any():
+        return ColourEvidence(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool))
+    face_lightness, chroma = face_colours(board)
+    to_peer = peer_distance(chroma, tiles, nearest_of_few=True)
+    to_tile = np.linalg.norm(chroma - np.median(chroma[tiles], axis=0), axis=1)
+    tile_lightness = face_lightness[tiles]
+    lightness_spread = max(float(np.median(np.abs(tile_lightness - np.median(tile_lightness)))),
+                           SPARSE_LIGHTNESS_SPREAD)
+    shaded = face_lightness < np.median(tile_lightness) - WASHED_OUT_SPREADS * lightness_spread
+    known = letterless & np.isfinite(to_peer)
+    blank = np.zeros(SIZE * SIZE)
+    blank[centre] = 2 * BLANK_PEER_SPREADS
+    if known.any():
+        coloured = (~tiles & ~shaded & (letterless | lettered) & np.isfinite(to_peer)
+                    & (to_tile < to_peer))
+        # Joined to a tile through cells of the tiles' colour: the cells of one word.
+        _, groups = cv2.connectedComponents((coloured | tiles).reshape(SIZE, SIZE)
+                                            .view(np.uint8), connectivity=4)
+        joined = np.isin(groups.reshape(-1), np.unique(groups.reshape(-1)[tiles]))
+        candidate = coloured & joined
+        spread = max(float(np.median(to_peer[known])), CHROMA_NOISE)
+        blank[candidate] = to_peer[candidate] / spread
+    return ColourEvidence(blank, np.zeros(SIZE * SIZE, bool))
 
 
 def _kth_nearest(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -732,8 +800,9 @@ class OccupancyModel:
         ink (:class:`ColourEvidence`).
         """
         features = cell_features(board)
-        return game_rules(features, self.probability_of(features),
-                          colour_evidence(board, features))
+        probability = self.probability_of(features)
+        return game_rules(features, probability,
+                          colour_evidence(board, features, probability >= LIKELY_TILE))
 
     def probability_of(self, features: np.ndarray) -> np.ndarray:
         probs = self.model.probabilities(features)
@@ -763,7 +832,12 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
     probability = probability.reshape(SIZE, SIZE)
     likely = probability >= 0.5
     centre = SIZE // 2
-    if likely[centre, centre] and likely.sum() == 1:
+    # Unless a letter shows beside it: then the centre begins a word whose other tiles the model
+    # doubted (a thin I), and halving it would lose the whole first word.
+    lettered = ((letters[:, 5] > 0) & (letters[:, 7] >= SURE_MIN_CONTRAST)).reshape(SIZE, SIZE)
+    beside = lettered[[centre - 1, centre + 1, centre, centre],
+                      [centre, centre, centre - 1, centre + 1]].any()
+    if likely[centre, centre] and likely.sum() == 1 and not beside:
         probability[centre, centre] /= 2
     return probability
 

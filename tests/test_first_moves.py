@@ -1,0 +1,90 @@
+"""The first words of a game, read with no photo-wide yardstick of the tiles' colour yet.
+
+With fewer than three sure letter tiles, a blank or a thin I was told from a square by the model
+alone, which has seen few such boards: whole first words were missed (``python -m bench early``).
+Each case below was read wrongly, on every seed listed, before the tiles the model found likely
+and a letter on the centre gave the tiles' colour (:func:`vision.occupancy.colour_evidence`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.boardtext import Tile
+from referee.cells import Cell
+from vision.occupancy import OccupancyModel
+from vision.read import read_board
+from vision.reading import DEFAULT_CONFIG
+from vision.rectify import rectify
+from vision.render import RenderOptions, render_board_photo
+
+
+def across_the_centre(word: str, start: int = 6) -> dict[Cell, Tile]:
+    """``word`` on row 8 from column ``start``; ``?`` before a letter makes that letter a blank."""
+    tiles, col, blank = {}, start, False
+    for letter in word:
+        if letter == "?":
+            blank = True
+            continue
+        tiles[Cell(col, 7)] = Tile(letter, blank, 0)
+        col, blank = col + 1, False
+    return tiles
+
+
+def read_cells(tiles: dict[Cell, Tile], seed: int) -> set[Cell]:
+    photo = render_board_photo(tiles, seed=seed, width=1600, height=1200,
+                               options=RenderOptions.clean())
+    reading = read_board(photo.image, corners=photo.corners)
+    return {Cell.parse(cell.cell) for cell in reading.cells}
+
+
+@pytest.mark.parametrize("seed", [2, 4, 5, 6])
+def test_a_first_word_with_a_thin_i_on_the_centre_is_read_whole(seed: int) -> None:
+    # LIT: the I on the centre was missed (before: G8 and I8 only).
+    tiles = across_the_centre("LIT")
+    assert read_cells(tiles, seed) == set(tiles)
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_a_blank_in_the_first_word_is_found_by_the_colour_of_the_tiles_beside_it(
+        seed: int) -> None:
+    # ?CAT: the blank C on G8 was missed (before: H8 and I8 only).
+    tiles = across_the_centre("?CAT")
+    assert read_cells(tiles, seed) == set(tiles)
+
+
+@pytest.mark.parametrize("seed", [2, 6, 7])
+def test_a_letter_on_the_centre_gives_the_tiles_colour_when_nothing_else_does(seed: int) -> None:
+    # I and a blank T: no sure letter tile at all, and nothing was read (before: no cell).
+    tiles = across_the_centre("I?T", start=7)
+    assert read_cells(tiles, seed) == set(tiles)
+
+
+def test_the_centre_alone_is_still_doubted_but_not_when_a_letter_shows_beside_it() -> None:
+    # A tile alone on the centre cannot be played, so the centre as the only likely tile is
+    # halved (the star of an empty board read as a letter). A letter beside it, even one the
+    # model doubts, says a word begins there: halving then lost the whole first word.
+    occupancy = OccupancyModel.load()
+    centre_only = across_the_centre("H", start=7)
+    with_an_i = across_the_centre("HI", start=7)
+    for tiles, halved in ((centre_only, True), (with_an_i, False)):
+        photo = render_board_photo(tiles, seed=4, width=1600, height=1200,
+                                   options=RenderOptions.clean())
+        board = rectify(photo.image, photo.corners, cell_px=DEFAULT_CONFIG.cell_px,
+                        margin_cells=DEFAULT_CONFIG.margin_cells,
+                        tile_lift=DEFAULT_CONFIG.tile_lift)
+        centre = occupancy.tile_probability(board)[7, 7]
+        assert (centre < DEFAULT_CONFIG.occupancy_threshold) == halved, (tiles, centre)
+
+
+def test_an_empty_board_is_still_empty_under_every_render() -> None:
+    occupancy = OccupancyModel.load()
+    for seed in range(6):
+        photo = render_board_photo({}, seed=seed, width=1600, height=1200)
+        board = rectify(photo.image, photo.corners, cell_px=DEFAULT_CONFIG.cell_px,
+                        margin_cells=DEFAULT_CONFIG.margin_cells,
+                        tile_lift=DEFAULT_CONFIG.tile_lift)
+        probability = occupancy.tile_probability(board)
+        assert not (probability >= DEFAULT_CONFIG.occupancy_threshold).any(), (
+            seed, np.argwhere(probability >= DEFAULT_CONFIG.occupancy_threshold))
