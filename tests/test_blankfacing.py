@@ -67,7 +67,8 @@ def test_a_blank_in_norths_word_on_a_rendered_two_seat_board_faces_north():
 
 def test_the_blanks_of_a_real_board_face_the_way_its_tiles_do():
     # jheidel 170717 and 170320: every tile faces the camera's far side, blanks on O10 and O15.
-    # The classifier's own guesses for them were 180, 0, 180 and 180 once turned.
+    # The classifier's own guesses for them, once turned: 180 and 90 on 170717, 180 and 0 on
+    # 170320.
     for name in ("IMG_20151016_170717.jpg", "IMG_20151016_170320.jpg"):
         photo = DEV_PHOTOS / f"jheidel__scrabble-opencv__{name}"
         truth = read_truth(photo)
