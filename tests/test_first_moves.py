@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from referee.boardtext import Tile
-from referee.cells import Cell
+from referee.cells import Cell, Seat
 from vision.occupancy import OccupancyModel
 from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG
 from vision.rectify import rectify
-from vision.render import RenderOptions, render_board_photo
+from vision.render import RenderOptions, random_position, render_board_photo
 
 
 def across_the_centre(word: str, start: int = 6) -> dict[Cell, Tile]:
@@ -76,6 +76,18 @@ def test_the_centre_alone_is_still_doubted_but_not_when_a_letter_shows_beside_it
                         tile_lift=DEFAULT_CONFIG.tile_lift)
         centre = occupancy.tile_probability(board)[7, 7]
         assert (centre < DEFAULT_CONFIG.occupancy_threshold) == halved, (tiles, centre)
+
+
+def test_a_square_blown_out_by_glare_beside_a_first_word_is_no_blank() -> None:
+    # A render whose glare washes most of the board out: only the K of the first word is seen,
+    # and the square left of it, as white as the tile, was taken for a blank.
+    rng = np.random.default_rng(280)
+    tiles = random_position(rng, words=int(rng.integers(1, 3)), seats=[Seat.S, Seat.N])
+    options = RenderOptions.random(np.random.default_rng(281), glare=1.0, hand=False)
+    photo = render_board_photo(tiles, seed=280, width=1600, height=1200, options=options)
+    reading = read_board(photo.image, corners=photo.corners)
+    assert Cell(2, 7) in tiles and Cell(1, 7) not in tiles  # the K on C8; B8 is empty
+    assert {Cell.parse(cell.cell) for cell in reading.cells} <= set(tiles)
 
 
 def test_an_empty_board_is_still_empty_under_every_render() -> None:

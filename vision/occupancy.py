@@ -397,6 +397,11 @@ reading names it ("unsure whether O10 holds a tile"). Leave-one-source-out, foun
 SPARSE_LIGHTNESS_SPREAD = 8.0
 """The least spread of L* among a sparse board's tiles (:func:`colour_evidence`): one or two
 tiles give no spread of their own, and a bold letter darkened a rendered tile's face by 34."""
+BLOWN_OUT_LIGHTNESS = 250
+"""L* (0-255) from which a face is blown out by glare: a square as white as a white tile. On a
+board with few tiles its colour is no evidence (:func:`colour_evidence`): in a scratch run of
+100 renders of one or two words under strong glare, one such square beside a washed-out tile
+was taken for a blank."""
 LIKELY_TILE = 0.5
 """The model's probability from which a cell counts as a tile when a board has too few sure
 letter tiles to give the tiles' colour by themselves (:func:`colour_evidence`)."""
@@ -576,8 +581,9 @@ def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarr
     blank = np.zeros(SIZE * SIZE)
     blank[centre] = 2 * BLANK_PEER_SPREADS
     if known.any():
-        coloured = (~tiles & ~shaded & (letterless | lettered) & np.isfinite(to_peer)
-                    & (to_tile < to_peer))
+        # A face in shadow, or blown out by glare, has the light's colour more than its own.
+        coloured = (~tiles & ~shaded & (face_lightness < BLOWN_OUT_LIGHTNESS)
+                    & (letterless | lettered) & np.isfinite(to_peer) & (to_tile < to_peer))
         # Joined to a tile through cells of the tiles' colour: the cells of one word.
         _, groups = cv2.connectedComponents((coloured | tiles).reshape(SIZE, SIZE)
                                             .view(np.uint8), connectivity=4)
