@@ -530,26 +530,60 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
         if likely is None:
             return nothing
         return _sparse_evidence(board, letters, sure | likely)
-    face_lightness, chroma = face_colours(board)
-    to_peer = peer_distance(chroma, sure)
-    tile = np.median(chroma[sure], axis=0)
-    to_tile = np.linalg.norm(chroma - tile, axis=1)
+    faces = _faces_against(board, sure)
+    to_peer, to_tile = faces.to_peer, faces.to_tile
     tile_spread = max(float(np.median(to_tile[sure])), 1e-6)
-    tile_lightness = face_lightness[sure]
-    lightness_spread = np.median(np.abs(tile_lightness - np.median(tile_lightness)))
-    washed_out = face_lightness > np.median(tile_lightness) + WASHED_OUT_SPREADS * lightness_spread
-    shaded = face_lightness < np.median(tile_lightness) - WASHED_OUT_SPREADS * lightness_spread
-    square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~washed_out
+    square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~faces.brighter()
     known = letterless & np.isfinite(to_peer)
     if not known.any():
         return nothing._replace(square=square)
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
-    candidate = (known & beside & ~shaded & (to_tile < BLANK_TILE_SPREADS * tile_spread)
+    candidate = (known & beside & ~faces.darker() & (to_tile < BLANK_TILE_SPREADS * tile_spread)
                  & (to_tile < to_peer))
     blank = np.zeros(SIZE * SIZE)
-    blank[candidate] = to_peer[candidate] / max(float(np.median(to_peer[known])), CHROMA_NOISE)
+    blank[candidate] = to_peer[candidate] / faces.peer_spread(known)
     return ColourEvidence(blank, square)
+
+
+class _Faces(NamedTuple):
+    """Each cell's face measured against a set of tiles (:func:`_faces_against`)."""
+
+    lightness: np.ndarray
+    """(225,) L* of each face (:func:`face_colours`)."""
+    to_peer: np.ndarray
+    """(225,) chroma distance to its own kind of square (:func:`peer_distance`)."""
+    to_tile: np.ndarray
+    """(225,) chroma distance to the tiles' median chroma."""
+    tile_lightness: float
+    """The tiles' median L*..."""
+    lightness_spread: float
+    """...and their median absolute deviation from it."""
+
+    def brighter(self) -> np.ndarray:
+        """Faces washed out: brighter than the tiles' by :data:`WASHED_OUT_SPREADS` deviations."""
+        return self.lightness > self.tile_lightness + WASHED_OUT_SPREADS * self.lightness_spread
+
+    def darker(self) -> np.ndarray:
+        """Faces in shadow: as much darker than the tiles'."""
+        return self.lightness < self.tile_lightness - WASHED_OUT_SPREADS * self.lightness_spread
+
+    def peer_spread(self, known: np.ndarray) -> float:
+        """The typical distance of the ``known`` cells to their peers, the unit of evidence."""
+        return max(float(np.median(self.to_peer[known])), CHROMA_NOISE)
+
+
+def _faces_against(board: RectifiedBoard, tiles: np.ndarray, *, nearest_of_few: bool = False,
+                   least_spread: float = 0.0) -> _Faces:
+    """Every face's colour against the faces of ``tiles`` and against its own kind of square;
+    ``least_spread`` is the least deviation of the tiles' L* to count with (few tiles give
+    none of their own)."""
+    lightness, chroma = face_colours(board)
+    tile_lightness = lightness[tiles]
+    middle = float(np.median(tile_lightness))
+    return _Faces(lightness, peer_distance(chroma, tiles, nearest_of_few=nearest_of_few),
+                  np.linalg.norm(chroma - np.median(chroma[tiles], axis=0), axis=1), middle,
+                  max(float(np.median(np.abs(tile_lightness - middle))), least_spread))
 
 
 def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarray
@@ -570,27 +604,22 @@ def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarr
     tiles = tiles | centre
     if not tiles.any():
         return ColourEvidence(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool))
-    face_lightness, chroma = face_colours(board)
-    to_peer = peer_distance(chroma, tiles, nearest_of_few=True)
-    to_tile = np.linalg.norm(chroma - np.median(chroma[tiles], axis=0), axis=1)
-    tile_lightness = face_lightness[tiles]
-    lightness_spread = max(float(np.median(np.abs(tile_lightness - np.median(tile_lightness)))),
-                           SPARSE_LIGHTNESS_SPREAD)
-    shaded = face_lightness < np.median(tile_lightness) - WASHED_OUT_SPREADS * lightness_spread
+    faces = _faces_against(board, tiles, nearest_of_few=True,
+                           least_spread=SPARSE_LIGHTNESS_SPREAD)
+    to_peer, to_tile = faces.to_peer, faces.to_tile
     known = letterless & np.isfinite(to_peer)
     blank = np.zeros(SIZE * SIZE)
     blank[centre] = 2 * BLANK_PEER_SPREADS
     if known.any():
         # A face in shadow, or blown out by glare, has the light's colour more than its own.
-        coloured = (~tiles & ~shaded & (face_lightness < BLOWN_OUT_LIGHTNESS)
+        coloured = (~tiles & ~faces.darker() & (faces.lightness < BLOWN_OUT_LIGHTNESS)
                     & (letterless | lettered) & np.isfinite(to_peer) & (to_tile < to_peer))
         # Joined to a tile through cells of the tiles' colour: the cells of one word.
         _, groups = cv2.connectedComponents((coloured | tiles).reshape(SIZE, SIZE)
                                             .view(np.uint8), connectivity=4)
         joined = np.isin(groups.reshape(-1), np.unique(groups.reshape(-1)[tiles]))
         candidate = coloured & joined
-        spread = max(float(np.median(to_peer[known])), CHROMA_NOISE)
-        blank[candidate] = to_peer[candidate] / spread
+        blank[candidate] = to_peer[candidate] / faces.peer_spread(known)
     return ColourEvidence(blank, np.zeros(SIZE * SIZE, bool))
 
 
