@@ -1,8 +1,9 @@
 """Which way blanks face: the classifier's guess against the tiles beside them.
 
 A blank's face says nothing about which way is up, and in archipelago the way a tile faces is
-its owner (:mod:`vision.blankfacing`). Two kinds of board, each read twice in the same process,
-with ``ReadConfig.face_blanks`` off (the classifier's guess) and on:
+its owner (:mod:`vision.blankfacing`). Two kinds of board, each read once with
+``ReadConfig.face_blanks`` off (the classifier's guess), then its blanks turned by
+:func:`vision.blankfacing.face_blanks` as the reader turns them when it is on:
 
 * renders: archipelago boards with two and with four seats (``vision.render``, random positions
   and conditions, seeds ``FIRST_SEED`` on, their corners given), two lettered tiles of each made
@@ -16,16 +17,19 @@ with ``ReadConfig.face_blanks`` off (the classifier's guess) and on:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
 from referee.boardtext import Tile
 from referee.cells import Cell, Seat
+from vision.blankfacing import face_blanks
 from vision.errors import VisionError
 from vision.eval_reading import photo_corners, tile_set_for
 from vision.read import read_board
-from vision.reading import DISPUTE_CONFIG, ReadConfig
+from vision.reading import DISPUTE_CONFIG, CellReading
 from vision.render import random_position, render_board_photo
 from vision.truth import DEV_PHOTOS, photos_with_truth, read_truth
 
@@ -36,7 +40,7 @@ BLANKS = 2
 """Lettered tiles made blanks on each render."""
 
 GUESS = replace(DISPUTE_CONFIG, face_blanks=False)
-BESIDE = DISPUTE_CONFIG
+"""How the boards are read: as ``tileref read`` reads them, the blanks left as guessed."""
 
 
 def _render(seed: int, seats: list[Seat]):
@@ -49,11 +53,19 @@ def _render(seed: int, seats: list[Seat]):
     return render_board_photo(tiles, seed=seed, width=1600, height=1200), tiles
 
 
-def _facing(image, corners, config: ReadConfig, want: dict[Cell, int], **read) -> list[bool]:
-    """For each cell of ``want`` read as a blank: does it face the rotation wanted?"""
-    reading = read_board(image, corners=corners, config=config, **read)
-    return [reading_cell.rotation == want[cell] for reading_cell in reading.cells
-            if reading_cell.blank and (cell := Cell.parse(reading_cell.cell)) in want]
+def _tally(found: dict[str, list[bool]], cells: Sequence[CellReading],
+           right: Callable[[CellReading], bool | None]) -> None:
+    """Add to ``found`` whether each blank of ``cells`` faces the right way, as guessed and as
+    turned by the tiles beside it; ``right`` is None for a blank not scored."""
+    for name, read in (("guess", cells), ("beside", face_blanks(cells))):
+        found[name] += [answer for cell in read
+                        if cell.blank and (answer := right(cell)) is not None]
+
+
+def _faces_its_seat(want: dict[Cell, int], cell: CellReading) -> bool | None:
+    """Whether a blank read faces the seat that laid it; None for a square read as a blank."""
+    where = Cell.parse(cell.cell)
+    return cell.rotation == want[where] if where in want else None
 
 
 def renders(seats: list[Seat]) -> dict[str, list[bool]]:
@@ -63,10 +75,10 @@ def renders(seats: list[Seat]) -> dict[str, list[bool]]:
         photo, tiles = _render(seed, seats)
         want = {cell: tile.rotation or 0 for cell, tile in tiles.items() if tile.blank}
         try:
-            for name, config in (("guess", GUESS), ("beside", BESIDE)):
-                found[name] += _facing(photo.image, photo.corners, config, want)
+            reading = read_board(photo.image, corners=photo.corners, config=GUESS)
         except VisionError:
-            continue  # refused (a hand, blur): no blank read either way
+            continue  # refused (a hand, blur): no blank read
+        _tally(found, reading.cells, partial(_faces_its_seat, want))
     print()
     return found
 
@@ -82,12 +94,12 @@ def truth_photos() -> dict[str, list[bool]]:
         print(f"\rtruth photo {number}/{len(photos)}", end="", flush=True)
         truth = read_truth(photo)
         occupancy, classifier = models[truth.source]
-        turns = truth.orientation // 90  # turned into the truth's view, where tiles are upright
-        for name, config in (("guess", GUESS), ("beside", BESIDE)):
-            reading = read_board(photo, corners=photo_corners(truth), config=config,
-                                 tiles=tile_set_for(truth), occupancy=occupancy,
-                                 classifier=classifier).turned(turns)
-            found[name] += [cell.rotation == 0 for cell in reading.cells if cell.blank]
+        reading = read_board(photo, corners=photo_corners(truth), config=GUESS,
+                             tiles=tile_set_for(truth), occupancy=occupancy,
+                             classifier=classifier)
+        # Turned into the truth's view, where every tile is upright.
+        _tally(found, reading.turned(truth.orientation // 90).cells,
+               lambda cell: cell.rotation == 0)
     print()
     return found
 
