@@ -12,13 +12,20 @@ its owner (:mod:`vision.blankfacing`). Two kinds of board, each read once with
   repository, truth corners): every tile of these boards faces one way, so a blank read is right
   when it faces that way.
 
+A second table says how many of the renders' blanks are found at all, and how many empty squares
+are read as tiles, by board style: a blank has only its colour and its outline to tell it from a
+square, and some styles' squares are the colour of some tiles (a beige tile on the classic board's
+beige squares, a white plastic one on the modern board's white). Cells under a hand are not
+counted.
+
 ``python -m bench blanks``
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
@@ -68,8 +75,27 @@ def _faces_its_seat(want: dict[Cell, int], cell: CellReading) -> bool | None:
     return cell.rotation == want[where] if where in want else None
 
 
-def renders(seats: list[Seat]) -> dict[str, list[bool]]:
-    found: dict[str, list[bool]] = {"guess": [], "beside": []}
+@dataclass
+class Found:
+    """What the renders of each board style gave (cells under a hand left out)."""
+
+    boards: Counter[str] = field(default_factory=Counter)
+    blanks: Counter[str] = field(default_factory=Counter)
+    blanks_missed: Counter[str] = field(default_factory=Counter)
+    squares_taken: Counter[str] = field(default_factory=Counter)
+
+    def add(self, style: str, tiles: dict[Cell, Tile], read: set[Cell],
+            covered: frozenset[Cell]) -> None:
+        blanks = {cell for cell, tile in tiles.items() if tile.blank} - covered
+        self.boards[style] += 1
+        self.blanks[style] += len(blanks)
+        self.blanks_missed[style] += len(blanks - read)
+        self.squares_taken[style] += len(read - set(tiles) - covered)
+
+
+def renders(seats: list[Seat], found: Found) -> dict[str, list[bool]]:
+    """Which way the blanks of ``seats``' renders face; ``found`` counts the blanks found."""
+    faces: dict[str, list[bool]] = {"guess": [], "beside": []}
     for number, seed in enumerate(range(FIRST_SEED, FIRST_SEED + RENDERS), 1):
         print(f"\r{len(seats)} seats: render {number}/{RENDERS}", end="", flush=True)
         photo, tiles = _render(seed, seats)
@@ -78,9 +104,11 @@ def renders(seats: list[Seat]) -> dict[str, list[bool]]:
             reading = read_board(photo.image, corners=photo.corners, config=GUESS)
         except VisionError:
             continue  # refused (a hand, blur): no blank read
-        _tally(found, reading.cells, partial(_faces_its_seat, want))
+        _tally(faces, reading.cells, partial(_faces_its_seat, want))
+        found.add(photo.options.board_style, tiles,
+                  {Cell.parse(cell.cell) for cell in reading.cells}, photo.covered)
     print()
-    return found
+    return faces
 
 
 def truth_photos() -> dict[str, list[bool]]:
@@ -105,10 +133,16 @@ def truth_photos() -> dict[str, list[bool]]:
 
 
 def main() -> int:
-    rows = {"2-seat renders": renders([Seat.S, Seat.N]), "4-seat renders": renders(list(Seat)),
-            "truth photos": truth_photos()}
+    found = Found()
+    rows = {"2-seat renders": renders([Seat.S, Seat.N], found),
+            "4-seat renders": renders(list(Seat), found), "truth photos": truth_photos()}
     print(f"{'board':<16} {'blanks read':>11} {'guess right':>12} {'beside right':>13}")
-    for name, found in rows.items():
-        total = len(found["beside"])
-        print(f"{name:<16} {total:>11} {sum(found['guess']):>12} {sum(found['beside']):>13}")
+    for name, faces in rows.items():
+        total = len(faces["beside"])
+        print(f"{name:<16} {total:>11} {sum(faces['guess']):>12} {sum(faces['beside']):>13}")
+    print(f"\n{'board style':<16} {'renders read':>12} {'blanks missed':>14} {'squares taken':>14}")
+    for style in sorted(found.boards):
+        missed = f"{found.blanks_missed[style]} of {found.blanks[style]}"
+        print(f"{style:<16} {found.boards[style]:>12} {missed:>14} "
+              f"{found.squares_taken[style]:>14}")
     return 0

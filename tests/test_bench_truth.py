@@ -57,3 +57,22 @@ def test_a_tile_whose_letter_is_unknown_counts_for_occupancy_only() -> None:
     assert len(question_marks) == 2
     assert {cell for cell, (letter, _) in cells.items() if letter is None} == question_marks
     assert not unscored
+
+
+def test_the_blanks_bench_counts_a_blank_under_a_hand_as_neither_found_nor_missed() -> None:
+    from bench.bench_blanks import Found
+    from referee.boardtext import Tile
+
+    blank, lettered, hidden = Cell.parse("H8"), Cell.parse("I8"), Cell.parse("J8")
+    square, hidden_square = Cell.parse("H9"), Cell.parse("J9")
+    tiles = {blank: Tile("A", True, 0), lettered: Tile("T", False, 0), hidden: Tile("E", True, 0)}
+    found = Found()
+    # Read: the lettered tile and an empty square; not the blank, nor what lies under the hand.
+    found.add("classic", tiles, {lettered, square, hidden_square},
+              frozenset({hidden, hidden_square}))
+    assert found.boards["classic"] == 1
+    assert (found.blanks["classic"], found.blanks_missed["classic"]) == (1, 1)
+    assert found.squares_taken["classic"] == 1
+    found.add("classic", tiles, {blank, lettered}, frozenset())
+    assert (found.blanks["classic"], found.blanks_missed["classic"]) == (3, 2)
+    assert found.squares_taken["classic"] == 1
