@@ -83,14 +83,20 @@ class Found:
     blanks: Counter[str] = field(default_factory=Counter)
     blanks_missed: Counter[str] = field(default_factory=Counter)
     squares_taken: Counter[str] = field(default_factory=Counter)
+    squares_flagged: Counter[str] = field(default_factory=Counter)
+    """Of the squares taken, those read with a warning: a tile the players are told to check."""
 
-    def add(self, style: str, tiles: dict[Cell, Tile], read: set[Cell],
+    def add(self, style: str, tiles: dict[Cell, Tile], cells: Sequence[CellReading],
             covered: frozenset[Cell]) -> None:
+        """Count one render: its ``tiles``, the ``cells`` read from it, those under a hand."""
         blanks = {cell for cell, tile in tiles.items() if tile.blank} - covered
+        read = {Cell.parse(cell.cell): cell for cell in cells}
+        taken = [read[cell] for cell in read.keys() - tiles.keys() - covered]
         self.boards[style] += 1
         self.blanks[style] += len(blanks)
-        self.blanks_missed[style] += len(blanks - read)
-        self.squares_taken[style] += len(read - set(tiles) - covered)
+        self.blanks_missed[style] += len(blanks - read.keys())
+        self.squares_taken[style] += len(taken)
+        self.squares_flagged[style] += sum(bool(cell.warnings) for cell in taken)
 
 
 def renders(seats: list[Seat], found: Found) -> dict[str, list[bool]]:
@@ -105,8 +111,7 @@ def renders(seats: list[Seat], found: Found) -> dict[str, list[bool]]:
         except VisionError:
             continue  # refused (a hand, blur): no blank read
         _tally(faces, reading.cells, partial(_faces_its_seat, want))
-        found.add(photo.options.board_style, tiles,
-                  {Cell.parse(cell.cell) for cell in reading.cells}, photo.covered)
+        found.add(photo.options.board_style, tiles, reading.cells, photo.covered)
     print()
     return faces
 
@@ -140,9 +145,10 @@ def main() -> int:
     for name, faces in rows.items():
         total = len(faces["beside"])
         print(f"{name:<16} {total:>11} {sum(faces['guess']):>12} {sum(faces['beside']):>13}")
-    print(f"\n{'board style':<16} {'renders read':>12} {'blanks missed':>14} {'squares taken':>14}")
+    print(f"\n{'board style':<16} {'renders read':>12} {'blanks missed':>14} {'squares taken':>14}"
+          f" {'of them flagged':>16}")
     for style in sorted(found.boards):
         missed = f"{found.blanks_missed[style]} of {found.blanks[style]}"
         print(f"{style:<16} {found.boards[style]:>12} {missed:>14} "
-              f"{found.squares_taken[style]:>14}")
+              f"{found.squares_taken[style]:>14} {found.squares_flagged[style]:>16}")
     return 0

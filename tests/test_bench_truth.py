@@ -10,6 +10,7 @@ from bench.bench_reading import truth_cells
 from referee.cells import Cell
 from vision.classify import BLANK
 from vision.eval_reading import load_errata
+from vision.reading import CellReading
 from vision.truth import DEV_PHOTOS, read_truth
 
 JHEIDEL = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg"
@@ -66,13 +67,18 @@ def test_the_blanks_bench_counts_a_blank_under_a_hand_as_neither_found_nor_misse
     blank, lettered, hidden = Cell.parse("H8"), Cell.parse("I8"), Cell.parse("J8")
     square, hidden_square = Cell.parse("H9"), Cell.parse("J9")
     tiles = {blank: Tile("A", True, 0), lettered: Tile("T", False, 0), hidden: Tile("E", True, 0)}
+    def read(cell: Cell, warnings: tuple[str, ...] = ()) -> CellReading:
+        return CellReading(cell.name, "?", 0, blank=True, warnings=warnings)
+
     found = Found()
     # Read: the lettered tile and an empty square; not the blank, nor what lies under the hand.
-    found.add("classic", tiles, {lettered, square, hidden_square},
+    found.add("classic", tiles, [read(lettered), read(square), read(hidden_square)],
               frozenset({hidden, hidden_square}))
     assert found.boards["classic"] == 1
     assert (found.blanks["classic"], found.blanks_missed["classic"]) == (1, 1)
-    assert found.squares_taken["classic"] == 1
-    found.add("classic", tiles, {blank, lettered}, frozenset())
+    assert (found.squares_taken["classic"], found.squares_flagged["classic"]) == (1, 0)
+    # The empty square read again, flagged this time; the blank found.
+    flagged = read(square, (f"unsure of the letter on {square.name} (?, maybe E)",))
+    found.add("classic", tiles, [read(blank), read(lettered), flagged], frozenset())
     assert (found.blanks["classic"], found.blanks_missed["classic"]) == (3, 2)
-    assert found.squares_taken["classic"] == 1
+    assert (found.squares_taken["classic"], found.squares_flagged["classic"]) == (2, 1)

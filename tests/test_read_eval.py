@@ -191,6 +191,23 @@ def test_the_warnings_that_name_a_square_are_scored_against_the_corrected_truth(
     assert row.corrected_missed_tiles == plain.corrected_missed_tiles + 1
 
 
+def test_squares_read_as_tiles_are_scored_as_flagged_or_not(tmp_path, capsys) -> None:
+    # Make the occupancy model sure of three plain squares: they are read as tiles with no
+    # letter, three blanks of a set of two, so each is flagged. Claim the R is an empty square
+    # too: a fourth false tile, read surely as a letter and flagged by nothing.
+    from tests.test_reading_warnings import _DoubtingOccupancy
+    from vision.classify import TileClassifier
+
+    path = _render_folder(tmp_path)
+    squares = [Cell.parse(name) for name in ("B1", "C1", "E1")]
+    models = (_DoubtingOccupancy(dict.fromkeys(squares, 0.99)), TileClassifier.load())
+    errata = {path.name: {(4, 7): TruthCell(None)}}
+    row = evaluate_photo(path, given_corners=True, models=models, errata=errata)
+    assert (row.corrected_false_tiles, row.false_named) == (4, 3)
+    print_table([row])
+    assert "3 of the 4 squares read as tiles carry one" in capsys.readouterr().out
+
+
 def test_photos_of_one_game_follow_each_other_where_no_tile_left_the_board() -> None:
     photos = sorted(PHOTOS.glob("jheidel__*.jpg"))
     before = game_predecessors(photos, load_errata())

@@ -113,6 +113,10 @@ class ReadingRow:
     again: "unsure whether O10 holds a tile", glare that may hide one)."""
     empty_named: int = 0
     """Empty squares of the corrected truth that a warning names so: the warnings' noise."""
+    false_named: int = 0
+    """Empty squares of the corrected truth read as tiles that carry a warning of their own
+    (an unsure letter, one of too many blanks, glare): a false tile the players are told to
+    check."""
     follows: str = ""
     """The photo just before this one of the same game (its corrected board lies within this
     one's), whose board a game in progress would know; empty for a photo that starts a game."""
@@ -162,6 +166,7 @@ def _corner_error(found: np.ndarray, expected: np.ndarray | None) -> float | Non
 @dataclass
 class _Score:
     false_tiles: int = 0
+    false_named: int = 0  # of those, read with a warning on the cell
     missed_tiles: int = 0
     letters_scored: int = 0
     letter_errors: int = 0
@@ -184,6 +189,7 @@ def _score(grid: list[list[TruthCell | None]], read_cells: dict[Cell, CellReadin
             if want.letter is None:
                 if got is not None:
                     score.false_tiles += 1
+                    score.false_named += bool(got.warnings)
                     score.mistakes.append(f"{cell.name} +tile")
                 continue
             if got is None:
@@ -254,6 +260,7 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
     corrected = _score(grid, read_cells)
     row.errata = len(corrections)
     row.corrected_false_tiles = corrected.false_tiles
+    row.false_named = corrected.false_named
     row.corrected_missed_tiles = corrected.missed_tiles
     row.corrected_letters_scored = corrected.letters_scored
     row.corrected_letter_errors = corrected.letter_errors
@@ -405,11 +412,15 @@ def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False,
               f"({c_false} false tiles, {c_missed} missed), letters {c_right}/{c_scored} right",
               file=out)
     # Where a tile was read as empty, did a warning send the players to look? And how often
-    # does one send them to an empty square?
+    # does one send them to an empty square? Where an empty square was read as a tile, was it
+    # flagged?
     noisy = [r for r in found if r.empty_named]
     print(f"warnings name {sum(r.missed_named for r in found)} of the {c_missed} tiles read as "
           f"empty (corrected truth), and {sum(r.empty_named for r in noisy)} empty squares on "
-          f"{len(noisy)} of {len(found)} photos", file=out)
+          f"{len(noisy)} of {len(found)} photos; "
+          f"{sum(r.false_named for r in found)} of the "
+          f"{sum(r.corrected_false_tiles for r in found)} squares read as tiles carry one",
+          file=out)
     in_game = [r for r in found if r.follows]
     if in_game:
         # The live referee settles each frame with the game's board (vision.known): how much of
