@@ -25,6 +25,7 @@ from vision.occupancy import (
     colour_evidence,
     game_rules,
 )
+from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG
 from vision.rectify import RectifiedBoard, rectify
 from vision.render import RenderOptions, random_position, render_board_photo
@@ -128,7 +129,7 @@ def test_colour_evidence_makes_a_blank_a_tile_and_half_of_it_a_doubt_the_reading
     evidence = np.zeros(225)
     evidence[doubtful] = (DOUBTFUL_PEER_SPREADS + BLANK_PEER_SPREADS) / 2
     evidence[blank] = BLANK_PEER_SPREADS + 1
-    colour = ColourEvidence(evidence, np.zeros(225, bool))
+    colour = ColourEvidence.none()._replace(blank=evidence)
     probability = game_rules(features, np.zeros(225), colour).reshape(-1)
     assert probability[doubtful] == DOUBTFUL_TILE
     assert DEFAULT_CONFIG.unsure_empty_above <= DOUBTFUL_TILE < DEFAULT_CONFIG.occupancy_threshold
@@ -155,7 +156,8 @@ def test_a_square_by_colour_is_no_tile_even_with_a_letter_like_blob() -> None:
     square = np.zeros(225, bool)
     square[tile] = True
     sure = game_rules(features, np.ones(225)).reshape(-1)
-    told = game_rules(features, np.ones(225), ColourEvidence(np.zeros(225), square)).reshape(-1)
+    told = game_rules(features, np.ones(225),
+                      ColourEvidence.none()._replace(square=square)).reshape(-1)
     assert sure[tile] == 1 and told[tile] == DOUBTFUL_TILE
     assert np.array_equal(np.delete(sure, tile), np.delete(told, tile))
 
@@ -175,6 +177,35 @@ def test_a_tile_under_glare_is_not_taken_for_a_square() -> None:
         square = colour_evidence(board, cell_features(board)).square.reshape(15, 15)
         called += [(seed, cell.name) for cell in tiles if square[cell.row, cell.col]]
     assert called == []
+
+
+def test_a_tile_washed_out_by_glare_is_named_where_it_is_read_as_empty() -> None:
+    # Render 143 (glare 0.62): the glare greys the letters of H10 and F9, too faint beside the
+    # board's other letters to be sure of, and whitens their faces, so the model read both as
+    # squares and nothing named them. Their faint letters on faces whiter than the tiles' now
+    # make each a doubt the reading names.
+    rng = np.random.default_rng(143)
+    tiles = random_position(rng, words=14)
+    photo = render_board_photo(tiles, seed=143, width=1600, height=1200)
+    board = _rectified(photo.image, photo.corners)
+    washed = colour_evidence(board, cell_features(board)).washed.reshape(15, 15)
+    assert {Cell.parse("H10"), Cell.parse("F9")} <= {cell for cell in tiles
+                                                     if washed[cell.row, cell.col]}
+    assert not [Cell(col, row) for row, col in np.argwhere(washed) if Cell(col, row) not in tiles]
+    reading = read_board(photo.image, corners=photo.corners)
+    seen, named = reading.tiles(), set(reading.warned_empty_cells())
+    assert [cell.name for cell in tiles if cell not in seen and cell.name not in named] == []
+
+
+def test_a_square_paler_than_dark_tiles_is_not_washed_out() -> None:
+    # Render 37: wood tiles on beige squares, no glare, blurred. Premium print blurred into a
+    # letter's shape on a square brighter than the tiles had been named on five squares.
+    rng = np.random.default_rng(37)
+    tiles = random_position(rng, words=14)
+    photo = render_board_photo(tiles, seed=37, width=1600, height=1200)
+    assert photo.options.glare == 0
+    board = _rectified(photo.image, photo.corners)
+    assert not colour_evidence(board, cell_features(board)).washed.any()
 
 
 def test_a_square_in_shadow_beside_a_tile_is_not_taken_for_a_blank() -> None:

@@ -402,6 +402,13 @@ BLOWN_OUT_LIGHTNESS = 250
 board with few tiles its colour is no evidence (:func:`colour_evidence`): in a scratch run of
 100 renders of one or two words under strong glare, one such square beside a washed-out tile
 was taken for a blank."""
+WASHED_LIGHTNESS = 215
+"""L* (0-255) from which a face brighter than the tiles' is washed out by glare, not a square
+paler than the tiles (:attr:`ColourEvidence.washed`). Glare whitens: on 400 renders the letters
+too faint to be sure of on faces brighter than the tiles' were 87 tiles at L* 197-255 (one under
+215) and 9 empty squares: 6 at 180-209 on boards with no glare at all (wood tiles on beige
+squares, blurred print), one at 210, and two at 238 and 248 under glare; on the truth photos
+two empty squares, at 200 and 201."""
 LIKELY_TILE = 0.5
 """The model's probability from which a cell counts as a tile when a board has too few sure
 letter tiles to give the tiles' colour by themselves (:func:`colour_evidence`)."""
@@ -429,6 +436,15 @@ class ColourEvidence(NamedTuple):
     square: np.ndarray
     """(225,) bool: a face far from the tiles' colour (:data:`SQUARE_TILE_SPREADS`) and nearer
     its own kind of square's: no tile, whatever the ink on it looks like."""
+    washed: np.ndarray
+    """(225,) bool: a letter's shape too faint to be sure of, on a face washed out brighter than
+    the tiles' (:data:`WASHED_OUT_SPREADS`): a tile under glare, which greys its letter and
+    takes its colour away. Doubtful, so named, not read (:func:`colour_evidence`)."""
+
+    @classmethod
+    def none(cls) -> ColourEvidence:
+        """No evidence either way: a board with no yardstick of its own."""
+        return cls(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool), np.zeros(SIZE * SIZE, bool))
 
 
 def colour_blanks(board: RectifiedBoard, features: np.ndarray) -> np.ndarray:
@@ -512,6 +528,19 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     IMG_2687 L10, L13), at 7 it took back two: 5.5 is the middle of the range that loses none and
     takes back all four. With found corners it changes nothing.
 
+    A tile under glare is the other way about: its letter greyed, too faint beside the photo's
+    other letters to be sure of, and its face whitened, far from the tiles' colour. The model took
+    such tiles for squares and nothing named them, though "a tile under glare is never silently
+    read as empty": glare is only said where pixels are blown out, and these were short of that.
+    So a letter's shape too faint to be sure of, on a face brighter than the tiles' by
+    :data:`WASHED_OUT_SPREADS` and at least :data:`WASHED_LIGHTNESS`, is ``washed``: a doubt,
+    named, never read as a tile by this alone. On 163 renders of ``bench blanks``' kind (corners
+    given) lettered tiles read as empty with no warning went from 15 to 9 both as the live camera
+    and as ``tileref read`` read, on 182 renders of random positions and conditions from 27 to
+    21; no empty square more was named on either, nor on the truth photos (``tileref eval``, both
+    ways: every figure unchanged). What is left: letters washed away entirely, a thin I (no
+    letter's shape), tiles in a dark photo.
+
     A board with fewer than :data:`MIN_SURE_TILES` sure letter tiles (the first moves of every
     game) has no such yardstick, and there the model alone missed whole first words: a thin I,
     a blank, and then the centre tile too, halved as a lone centre (:func:`game_rules`). So with
@@ -525,25 +554,26 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     letters = features[:, LOCAL_FEATURES:]
     sure = _sure_letter_tiles(letters)
     letterless = letters[:, 0] == 0
-    nothing = ColourEvidence(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool))
     if sure.sum() < MIN_SURE_TILES:
         if likely is None:
-            return nothing
+            return ColourEvidence.none()
         return _sparse_evidence(board, letters, sure | likely)
     faces = _faces_against(board, sure)
     to_peer, to_tile = faces.to_peer, faces.to_tile
     tile_spread = max(float(np.median(to_tile[sure])), 1e-6)
     square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~faces.brighter()
+    washed = (_letter_shaped(letters) & ~sure & (letters[:, 13] == 0) & faces.brighter()
+              & (faces.lightness >= WASHED_LIGHTNESS))
     known = letterless & np.isfinite(to_peer)
     if not known.any():
-        return nothing._replace(square=square)
+        return ColourEvidence(np.zeros(SIZE * SIZE), square, washed)
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
     candidate = (known & beside & ~faces.darker() & (to_tile < BLANK_TILE_SPREADS * tile_spread)
                  & (to_tile < to_peer))
     blank = np.zeros(SIZE * SIZE)
     blank[candidate] = to_peer[candidate] / faces.peer_spread(known)
-    return ColourEvidence(blank, square)
+    return ColourEvidence(blank, square, washed)
 
 
 class _Faces(NamedTuple):
@@ -603,7 +633,7 @@ def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarr
     centre[CENTRE] = lettered[CENTRE] and letters[CENTRE, 13] == 0
     tiles = tiles | centre
     if not tiles.any():
-        return ColourEvidence(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool))
+        return ColourEvidence.none()
     faces = _faces_against(board, tiles, nearest_of_few=True,
                            least_spread=SPARSE_LIGHTNESS_SPREAD)
     to_peer, to_tile = faces.to_peer, faces.to_tile
@@ -620,7 +650,7 @@ def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarr
         joined = np.isin(groups.reshape(-1), np.unique(groups.reshape(-1)[tiles]))
         candidate = coloured & joined
         blank[candidate] = to_peer[candidate] / faces.peer_spread(known)
-    return ColourEvidence(blank, np.zeros(SIZE * SIZE, bool))
+    return ColourEvidence.none()._replace(blank=blank)
 
 
 def _kth_nearest(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -788,6 +818,16 @@ def _is_star(blob: np.ndarray) -> bool:
     return overlap(72) >= STAR_SELF_MATCH and overlap(36) < STAR_SELF_MATCH
 
 
+def _letter_shaped(letters: np.ndarray) -> np.ndarray:
+    """Cells showing a letter's shape: a central letter-sized blob, no more small blobs than a
+    value's digits, and print darker than the faint texture of a plain square. A sure letter
+    tile is one whose print is also nearly as dark as the photo's other letters'."""
+    return (letters[:, 5] > 0) & (letters[:, 6] <= MAX_TILE_WORD_BLOBS / 10) & (
+        np.minimum(letters[:, 1], letters[:, 2]) >= SURE_LETTER_THICKNESS) & (
+        np.maximum(letters[:, 1], letters[:, 2]) <= SURE_LETTER_EXTENT) & (
+        letters[:, 7] >= SURE_MIN_CONTRAST)
+
+
 def _sure_letter_tiles(letters: np.ndarray) -> np.ndarray:
     """Cells that are tiles beyond doubt: a central letter-sized blob, no more small blobs than a
     value's digits, and dark print, not the faint texture of a plain square.
@@ -797,10 +837,7 @@ def _sure_letter_tiles(letters: np.ndarray) -> np.ndarray:
     photo's "tile colour" was then a square's (an orange-tile photo lost all 21 tiles). On the 31
     truth photos this picks 1361 of 1630 tiles and 5 empty cells (two of them centre stars).
     """
-    base = (letters[:, 5] > 0) & (letters[:, 6] <= MAX_TILE_WORD_BLOBS / 10) & (
-        np.minimum(letters[:, 1], letters[:, 2]) >= SURE_LETTER_THICKNESS) & (
-        np.maximum(letters[:, 1], letters[:, 2]) <= SURE_LETTER_EXTENT) & (
-        letters[:, 7] >= SURE_MIN_CONTRAST)
+    base = _letter_shaped(letters)
     if base.sum() < MIN_SURE_TILES:
         return base
     typical = np.percentile(letters[base, 7], 75)
@@ -831,8 +868,8 @@ class OccupancyModel:
         few boards, missed all nine clear tiles of some sparse boards leave-one-source-out
         (112 -> 69 wrong cells of 6975). So is a blank told by its colour alone
         (:func:`colour_blanks`), and a cell whose colour only half says so is doubtful
-        (:data:`DOUBTFUL_PEER_SPREADS`); a face of its square's colour is no tile whatever its
-        ink (:class:`ColourEvidence`).
+        (:data:`DOUBTFUL_PEER_SPREADS`), as is a faint letter washed out by glare; a face of its
+        square's colour is no tile whatever its ink (:class:`ColourEvidence`).
         """
         features = cell_features(board)
         probability = self.probability_of(features)
@@ -848,14 +885,15 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
                colour: ColourEvidence | None = None) -> np.ndarray:
     """(15, 15) probabilities after the rules of :meth:`OccupancyModel.tile_probability`;
     ``colour`` (:func:`colour_evidence`) raises blanks like sure letter tiles and doubtful cells
-    to :data:`DOUBTFUL_TILE`, and lowers squares to it."""
+    (half a blank's evidence, a washed-out letter) to :data:`DOUBTFUL_TILE`, and lowers squares
+    to it."""
     probability = probability.copy()
     letters = features[:, LOCAL_FEATURES:]
     few_sure = letters[:, 12] < MIN_SURE_TILES / 10
     probability[(letters[:, 0] == 0) & few_sure] /= 2
     sure = _sure_letter_tiles(letters)
     if colour is not None:
-        doubtful = colour.blank > DOUBTFUL_PEER_SPREADS
+        doubtful = (colour.blank > DOUBTFUL_PEER_SPREADS) | colour.washed
         probability[doubtful] = np.maximum(probability[doubtful], DOUBTFUL_TILE)
         sure = sure | (colour.blank > BLANK_PEER_SPREADS)
     probability[sure] = (1 + probability[sure]) / 2
