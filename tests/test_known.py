@@ -13,14 +13,25 @@ O10, C6, H8 = Cell.parse("O10"), Cell.parse("C6"), Cell.parse("H8")
 CORNERS = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
 
 
-def test_a_known_tile_read_as_empty_is_kept_only_where_a_warning_doubts_the_square() -> None:
-    known = {O10: Tile("E", True, 0), H8: Tile("A", False, 0)}   # O10: a blank played as E
+def test_a_known_letter_read_as_empty_is_kept_only_where_a_warning_doubts_the_square() -> None:
+    known = {C6: Tile("Q", False, 0), H8: Tile("A", False, 0)}
     seen = {H8: Tile("A", False, 0)}
-    settled, kept = settle(seen, known, Doubts(maybe_tiles=frozenset({O10})))
-    assert kept == [O10]
-    assert settled == known                # the game's own tile, its blank letter included
+    settled, kept = settle(seen, known, Doubts(maybe_tiles=frozenset({C6})))
+    assert kept == [C6]
+    assert settled == known
     # Read as empty and nothing doubted: the tile is really gone, and the referee must hear so.
     assert settle(seen, known, Doubts()) == (seen, [])
+
+
+def test_a_known_blank_read_as_empty_is_kept_doubted_or_not() -> None:
+    # A blank shows no letter that would tell it is still there: the camera misses some with no
+    # doubt at all, and the referee would hear of a tile gone missing.
+    known = {O10: Tile("E", True, 0), H8: Tile("A", False, 0)}   # O10: a blank played as E
+    seen = {H8: Tile("A", False, 0)}
+    for doubts in (Doubts(maybe_tiles=frozenset({O10})), Doubts()):
+        settled, kept = settle(seen, known, doubts)
+        assert kept == [O10]
+        assert settled == known            # the game's own tile, its blank letter included
 
 
 def test_a_letter_read_unsurely_gives_way_to_the_known_one_and_a_sure_one_stands() -> None:

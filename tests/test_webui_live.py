@@ -379,8 +379,8 @@ def doubting(spec: dict[str, str], *, maybe_tiles: tuple[str, ...] = (),
 
 
 def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, make_game):
-    """A blank the colour of its square, read as empty with a doubt: the game's blank stands,
-    and no play is made up; read as empty without a doubt, the referee says it is missing."""
+    """A blank the colour of its square, read as empty, with a doubt or without: the game's
+    blank stands, and no play is made up. A letter read as empty without a doubt is missing."""
     position = {"G15": "C^", "H15": "a^", "I15": "T^"}      # H15: a blank played as A
     spec = dict(TWO_PLAYERS, position={"board": format_board_text(tiles_of(position)),
                                        "to_move": "N"}, table={"camera_side": "W"})
@@ -403,10 +403,17 @@ def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, mak
 
     table.fusion.clear()
     sure = [service.judge_reading(game_id, table, doubting(without_blank)) for _ in range(2)]
+    assert [a["kept"] for a in sure] == [[blank_cell], [blank_cell]]
+    assert sure[-1]["verdict"] is None and service.state(game_id)["history"] == []
+
+    c_cell = next(iter(live.to_camera_frame(tiles_of({"G15": "C^"}), "W"))).name
+    without_c = {cell: token for cell, token in seen_by_camera.items() if cell != c_cell}
+    table.fusion.clear()
+    sure = [service.judge_reading(game_id, table, doubting(without_c)) for _ in range(2)]
     verdict = sure[-1]["verdict"]
     assert sure[-1]["kept"] == [] and verdict["legal"] is False
     assert verdict["reason"] == "board-mismatch"
-    assert verdict["unexpected"][0]["cell"] == "H15"
+    assert verdict["unexpected"][0]["cell"] == "G15"
 
 
 def test_a_letter_misread_unsurely_is_the_known_tile_and_a_sure_one_is_a_change(app, make_game):
