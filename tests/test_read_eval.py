@@ -191,10 +191,12 @@ def test_the_warnings_that_name_a_square_are_scored_against_the_corrected_truth(
     assert row.corrected_missed_tiles == plain.corrected_missed_tiles + 1
 
 
-def test_squares_read_as_tiles_are_scored_as_flagged_or_not(tmp_path, capsys) -> None:
+def test_wrong_cells_are_scored_as_flagged_or_not(tmp_path, capsys) -> None:
     # Make the occupancy model sure of three plain squares: they are read as tiles with no
     # letter, three blanks of a set of two, so each is flagged. Claim the R is an empty square
-    # too: a fourth false tile, read surely as a letter and flagged by nothing.
+    # too: a fourth false tile, read surely as a letter and flagged by nothing. Then claim a K
+    # lies on one of those squares and an X where the first A is: two letters read wrong, the
+    # blank read on the K's square flagged, the A not.
     from tests.test_reading_warnings import _DoubtingOccupancy
     from vision.classify import TileClassifier
 
@@ -204,8 +206,16 @@ def test_squares_read_as_tiles_are_scored_as_flagged_or_not(tmp_path, capsys) ->
     errata = {path.name: {(4, 7): TruthCell(None)}}
     row = evaluate_photo(path, given_corners=True, models=models, errata=errata)
     assert (row.corrected_false_tiles, row.false_named) == (4, 3)
+    assert (row.wrong_named, row.right_named) == (0, 0)
     print_table([row])
     assert "3 of the 4 squares read as tiles carry one" in capsys.readouterr().out
+    errata = {path.name: {(4, 7): TruthCell(None), (1, 0): TruthCell("K"), (6, 7): TruthCell("X")}}
+    row = evaluate_photo(path, given_corners=True, models=models, errata=errata)
+    assert (row.corrected_false_tiles, row.false_named) == (3, 2)
+    assert (row.corrected_letter_errors, row.wrong_named, row.right_named) == (2, 1, 0)
+    print_table([row])
+    assert "warnings flag 1 of the 2 letters read wrong and 0 of the 5 read right" in \
+        capsys.readouterr().out
 
 
 def test_photos_of_one_game_follow_each_other_where_no_tile_left_the_board() -> None:

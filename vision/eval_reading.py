@@ -117,6 +117,10 @@ class ReadingRow:
     """Empty squares of the corrected truth read as tiles that carry a warning of their own
     (an unsure letter, one of too many blanks, glare): a false tile the players are told to
     check."""
+    wrong_named: int = 0
+    """Letters read wrong (corrected truth) whose cell carries a warning..."""
+    right_named: int = 0
+    """...and letters read right whose cell does: how far a warning-free letter can be trusted."""
     follows: str = ""
     """The photo just before this one of the same game (its corrected board lies within this
     one's), whose board a game in progress would know; empty for a photo that starts a game."""
@@ -167,6 +171,8 @@ def _corner_error(found: np.ndarray, expected: np.ndarray | None) -> float | Non
 class _Score:
     false_tiles: int = 0
     false_named: int = 0  # of those, read with a warning on the cell
+    wrong_named: int = 0  # letters read wrong with a warning on the cell
+    right_named: int = 0  # letters read right with one
     missed_tiles: int = 0
     letters_scored: int = 0
     letter_errors: int = 0
@@ -202,8 +208,11 @@ def _score(grid: list[list[TruthCell | None]], read_cells: dict[Cell, CellReadin
             expected_letter = "?" if want.blank else want.letter
             if got.letter != expected_letter:
                 score.letter_errors += 1
+                score.wrong_named += bool(got.warnings)
                 score.confusions[(expected_letter, got.letter)] += 1
                 score.mistakes.append(f"{cell.name} {expected_letter}>{got.letter}")
+            else:
+                score.right_named += bool(got.warnings)
             if not want.blank:
                 score.rotations_scored += 1
                 if got.rotation != (want.rotation or 0):
@@ -261,6 +270,7 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
     row.errata = len(corrections)
     row.corrected_false_tiles = corrected.false_tiles
     row.false_named = corrected.false_named
+    row.wrong_named, row.right_named = corrected.wrong_named, corrected.right_named
     row.corrected_missed_tiles = corrected.missed_tiles
     row.corrected_letters_scored = corrected.letters_scored
     row.corrected_letter_errors = corrected.letter_errors
@@ -420,6 +430,11 @@ def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False,
           f"{len(noisy)} of {len(found)} photos; "
           f"{sum(r.false_named for r in found)} of the "
           f"{sum(r.corrected_false_tiles for r in found)} squares read as tiles carry one",
+          file=out)
+    c_wrong = sum(r.corrected_letter_errors for r in found)
+    c_right = sum(r.corrected_letters_scored for r in found) - c_wrong
+    print(f"warnings flag {sum(r.wrong_named for r in found)} of the {c_wrong} letters read wrong "
+          f"and {sum(r.right_named for r in found)} of the {c_right} read right (corrected truth)",
           file=out)
     in_game = [r for r in found if r.follows]
     if in_game:
