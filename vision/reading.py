@@ -21,7 +21,15 @@ class ReadConfig:
     """Every threshold of the reading stages, in one place.
 
     ``cell_px`` is the rectified cell side the models were trained at; changing it means
-    retraining. ``low_confidence`` is the confidence under which a letter is flagged.
+    retraining. ``low_confidence`` is the confidence under which a letter is flagged ("unsure
+    of the letter on K3"). Was 0.6, chosen by no measurement; letters read wrong with no word
+    said were then 4 of 13 on the truth photos (``tileref eval``, corrected truth: a Q at 0.601,
+    Ö at 0.615 and 0.704, a Q at 0.89) and 4 of 16 with the truth corners. 0.7 flags 2 and 3 of
+    those for 16 and 20 more letters read right flagged (48 of 1656, 53 of 1654, blanks aside);
+    0.65 as many for 8 and 11. Held out, on 200 renders of ``bench blanks``' kind read as the
+    live camera reads, 0.7 took the wrong letters or rotations flagged from 22 to 24 of 31 for
+    15 more right ones (100 of 5258), where 0.65 took none. 0.8 flags one more wrong letter on
+    the truth photos and on the renders, none with the truth corners, for 34-45 more right ones.
     ``ocr_second_opinion`` hands letters read with less than ``ocr_below`` confidence to
     Tesseract, whose letter then wins: measured leave-one-source-out on 1610 real tiles, that
     took the 49 such cells from 20 to 27 right (+0.4 points overall) for about a Tesseract call
@@ -123,7 +131,7 @@ class ReadConfig:
     tile_lift: float = 0.15
     occupancy_threshold: float = 0.5
     unsure_empty_above: float = 0.15  # an empty cell at least this likely a tile is named
-    low_confidence: float = 0.6
+    low_confidence: float = 0.7
     ocr_second_opinion: bool = False
     ocr_below: float = 0.5
     glare_fraction: float = 0.12  # share of a cell's pixels blown out before "glare" is said
