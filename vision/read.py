@@ -505,7 +505,7 @@ def _blank_share(guesses: list[TileGuess], blanks_in_set: int) -> float:
 
     Nothing tells which surely, that is. On 163 renders with at most two blanks (read as the
     live camera reads, corners given), 12 were read with more: of the 26 blanks beyond each
-    board's two most confident, 22 were empty squares or letters, but 6 of the 24 most confident
+    board's two most confident, 23 were empty squares or letters, but 6 of the 24 most confident
     were empty squares too. And on a real photo (jheidel 170725, found corners) the three read
     are two empty squares and the real blank, all believed 0.667.
     """
