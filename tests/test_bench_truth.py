@@ -67,6 +67,7 @@ def test_the_blanks_bench_counts_a_blank_under_a_hand_as_neither_found_nor_misse
     blank, lettered, hidden = Cell.parse("H8"), Cell.parse("I8"), Cell.parse("J8")
     square, hidden_square = Cell.parse("H9"), Cell.parse("J9")
     tiles = {blank: Tile("A", True, 0), lettered: Tile("T", False, 0), hidden: Tile("E", True, 0)}
+
     def read(cell: Cell, warnings: tuple[str, ...] = ()) -> CellReading:
         return CellReading(cell.name, "?", 0, blank=True, warnings=warnings)
 

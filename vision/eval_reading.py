@@ -411,12 +411,13 @@ def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False,
     print(f"letters: {scored - letter_errors}/{scored} right "
           f"({_pct(scored - letter_errors, scored)})", file=out)
     fixed = [r for r in found if r.errata]
+    # The same readings against the truth with the cells of bench/truth_errata.csv corrected.
+    c_false = sum(r.corrected_false_tiles for r in found)
     c_missed = sum(r.corrected_missed_tiles for r in found)
+    c_scored = sum(r.corrected_letters_scored for r in found)
+    c_wrong = sum(r.corrected_letter_errors for r in found)
+    c_right = c_scored - c_wrong
     if fixed:
-        # The same readings against the truth with the cells of bench/truth_errata.csv corrected.
-        c_false = sum(r.corrected_false_tiles for r in found)
-        c_scored = sum(r.corrected_letters_scored for r in found)
-        c_right = c_scored - sum(r.corrected_letter_errors for r in found)
         print(f"with {sum(r.errata for r in fixed)} truth cells of {len(fixed)} photos corrected "
               f"({ERRATA.name}, each checked by eye): occupancy {c_false + c_missed} wrong "
               f"({c_false} false tiles, {c_missed} missed), letters {c_right}/{c_scored} right",
@@ -428,11 +429,8 @@ def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False,
     print(f"warnings name {sum(r.missed_named for r in found)} of the {c_missed} tiles read as "
           f"empty (corrected truth), and {sum(r.empty_named for r in noisy)} empty squares on "
           f"{len(noisy)} of {len(found)} photos; "
-          f"{sum(r.false_named for r in found)} of the "
-          f"{sum(r.corrected_false_tiles for r in found)} squares read as tiles carry one",
+          f"{sum(r.false_named for r in found)} of the {c_false} squares read as tiles carry one",
           file=out)
-    c_wrong = sum(r.corrected_letter_errors for r in found)
-    c_right = sum(r.corrected_letters_scored for r in found) - c_wrong
     print(f"warnings flag {sum(r.wrong_named for r in found)} of the {c_wrong} letters read wrong "
           f"and {sum(r.right_named for r in found)} of the {c_right} read right (corrected truth)",
           file=out)
