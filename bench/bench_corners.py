@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 import resource
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bench import peak_mb
 from referee.boardtext import parse_board_text
 from vision.errors import VisionError
 from vision.eval_corners import (
@@ -41,7 +41,6 @@ from vision.image import load_image
 from vision.locate import CONFIG, find_board, grow_corners, south_at_bottom
 from vision.truth import DEV_PHOTOS, PHOTO_SUFFIXES, read_truth
 
-ROOT = Path(__file__).resolve().parents[1]
 PHOTOS = DEV_PHOTOS
 REPEATS = 3
 GOAL_LONG_SIDE = 1600  # the goal's 1600x1200, keeping each photo's own aspect
@@ -221,22 +220,13 @@ def render_sweep(count: int = 16, seed: int = 1) -> str:
             f"{wrong}, refused {refused}")
 
 
-# VmHWM, not getrusage: on Linux ru_maxrss survives exec, so a child started from this (big)
-# process would report the parent's peak.
-PEAK = """
+FIND_BOARD = """
 import sys
 from vision.image import load_image
 from vision.locate import find_board
 find_board(load_image(sys.argv[1]))
-print([line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM")][0])
 """
-
-
-def peak_rss_mb(photo: Path) -> float:
-    """Peak resident memory (MB) of a fresh process loading ``photo`` and finding the board."""
-    out = subprocess.run([sys.executable, "-c", PEAK, str(photo)], capture_output=True,
-                         text=True, cwd=ROOT, check=True).stdout
-    return int(out.split()[-1]) / 1024
+"""A fresh process loading a photo and finding the board (:func:`bench.peak_mb`)."""
 
 
 def main() -> int:
@@ -284,7 +274,7 @@ def main() -> int:
         largest = max((p for p in PHOTOS.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES),
                       key=lambda p: p.stat().st_size)
         print(f"peak RSS, fresh process, load + find on {largest.name}: "
-              f"{peak_rss_mb(largest):.0f} MB")
+              f"{peak_mb(FIND_BOARD, str(largest)):.0f} MB")
     return 0
 
 

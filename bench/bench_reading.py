@@ -17,7 +17,10 @@ right on the truth's tiles, the truth corrected by ``bench/truth_errata.csv`` as
 scores it (a blank the truth left out is a tile, a covered cell is not scored).
 Speed is given per photo, per tile and as a ratio: absolute milliseconds on a shared machine
 are not comparable between runs, ratios are. Last, the end-to-end time the goal names: every
-truth photo scaled to 1600 px, its board found and read with no corners given.
+truth photo scaled to 1600 px, its board found and read with no corners given; and the memory
+the goal names: each of those photos read by ``tileref read`` in a process of its own, its peak
+resident memory (this benchmark's own process holds both readers and every photo at once, so its
+peak says nothing of what reading a photo takes).
 """
 
 from __future__ import annotations
@@ -25,14 +28,17 @@ from __future__ import annotations
 import resource
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
+from bench import peak_mb
 from bench.bench_corners import GOAL_LONG_SIDE, at_goal_size
 from referee.cells import Cell, Seat
 from referee.tiles import load_tile_set
@@ -214,6 +220,27 @@ def end_to_end_ms() -> list[float]:
     return times
 
 
+READ = """
+import contextlib, io, sys
+from webui.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["read", sys.argv[1]])
+"""
+"""``tileref read`` of one photo in a fresh process (:func:`bench.peak_mb`), its output kept."""
+
+
+def read_memory_mb() -> list[float]:
+    """For every truth photo scaled to a 1600-px long side (saved losslessly): the peak resident
+    memory of a ``tileref read`` process reading it, in MB (imports, models and all)."""
+    peaks = []
+    with tempfile.TemporaryDirectory() as folder:
+        for path in photos_with_truth(PHOTOS) if PHOTOS.is_dir() else []:
+            scaled = Path(folder) / f"{path.stem}.png"
+            cv2.imwrite(str(scaled), at_goal_size(load_image(path))[0])
+            peaks.append(peak_mb(READ, str(scaled)))
+    return peaks
+
+
 def main() -> int:
     from vision.ocr import ocr_available
 
@@ -236,10 +263,15 @@ def main() -> int:
             print(f"\nend to end (find the board, then read), {len(times)} photos scaled to a "
                   f"{GOAL_LONG_SIDE}-px long side: median {statistics.median(times):.0f} ms, "
                   f"max {max(times):.0f} ms (goal: median <= 100 ms)")
+        peaks = read_memory_mb()
+        if peaks:
+            print(f"peak memory of `tileref read` on each of them, a process each: median "
+                  f"{statistics.median(peaks):.0f} MB, max {max(peaks):.0f} MB (goal: <= 300 MB)")
     finally:
         cv2.setNumThreads(threads)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\npeak memory of this process: {peak:.0f} MB (both readers, all photos decoded)")
+    print(f"\npeak memory of this benchmark's process: {peak:.0f} MB (both readers, every photo "
+          "decoded at once)")
     print("tess ms/photo = Tesseract per tile x tiles per photo (it would read only the tiles)")
     return 0
 
