@@ -27,6 +27,8 @@ from vision.render import RenderOptions, random_position, render_board_photo
 
 BOARDS = 30
 """Boards of each kind."""
+FIRST_SEEDS = {"apart": 9100, "block": 9200}
+"""Each kind's boards are rendered from seeds ``FIRST_SEEDS[kind]`` on."""
 JITTER = (0.2, 0.35)
 """Cells each set-apart tile is pushed at most, on each axis (drawn per board)."""
 DRIFT = (0.2, 0.35)
@@ -73,7 +75,7 @@ def letters_right(photo, config: ReadConfig) -> tuple[int, int]:
 def main() -> int:
     print("letters right of the lettered tiles found, crops around the squares / following")
     print(f"{'kind':6} {'boards':>6} {'found':>6} {'squares':>8} {'follow':>8}")
-    for kind, first_seed in (("apart", 9100), ("block", 9200)):
+    for kind, first_seed in FIRST_SEEDS.items():
         before = after = tiles = 0
         for seed in range(first_seed, first_seed + BOARDS):
             photo = jittered_board(seed, kind)

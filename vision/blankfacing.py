@@ -12,8 +12,10 @@ that ties too the classifier's guess stays. A blank where two players' words mee
 face the wrong one.
 
 Measured by ``python -m bench blanks`` (blanks read facing the right way, guess -> this): on
-rendered archipelago boards with two seats 16 -> 64 of 70, with four 22 -> 46 of 68; on the 38
-truth photos, read by models that never saw their repository, 7 -> 27 of 29. In a scratch run
+rendered archipelago boards with two seats 16 -> 53 of 66, with four 21 -> 48 of 64; on the 38
+truth photos, read by models that never saw their repository, 7 -> 27 of 29. (Until the
+benchmark's renders moved off the tile models' own training boards, 16 -> 64 of 70 and 22 -> 46
+of 68.) In a scratch run
 over 40 renders of each, counting only the four neighbours, one each (the same tie-breaks), got
 67 of 74 and 50 of 75 right where the lines got 68 and 56: a blank at the end of its own word
 is told from one that merely touches another seat's tile.

@@ -444,6 +444,20 @@ def _vote_predictions(model: Mlp, crops: list[np.ndarray], letters: str) -> list
     return [class_label(g.letter, g.rotation) for g in classifier.classify(crops, letters)]
 
 
+def board_render_seeds(seed: int, count: int) -> range:
+    """The render seeds of the ``count`` board photos whose tiles train the tile models."""
+    return range(seed * 1000, seed * 1000 + count)
+
+
+def training_render_seeds(settings: TrainingSettings | None = None) -> set[int]:
+    """Every render seed a model trained with ``settings`` (the committed ones if None) learnt
+    from: its tile boards' and the occupancy model's. A benchmark that scores renders must use
+    none of them, or it scores the models on photos they were trained on."""
+    settings = settings or TrainingSettings()
+    occupancy = range(OCCUPANCY_RENDER_SEED, OCCUPANCY_RENDER_SEED + OCCUPANCY_RENDERS)
+    return set(board_render_seeds(settings.seed, settings.boards)) | set(occupancy)
+
+
 def rendered_board_tiles(count: int, seed: int, cell_px: int
                          ) -> tuple[list[np.ndarray], list[str], list[int]]:
     """Tile crops cut from whole rendered board photos (all four seats' rotations).
@@ -456,8 +470,7 @@ def rendered_board_tiles(count: int, seed: int, cell_px: int
     from vision.render import random_position, render_board_photo
 
     crops, letters, rotations = [], [], []
-    for index in range(count):
-        render_seed = seed * 1000 + index
+    for render_seed in board_render_seeds(seed, count):
         tiles = random_position(np.random.default_rng(render_seed), words=14, seats=list(Seat))
         photo = render_board_photo(tiles, seed=render_seed, width=1600, height=1200)
         board = rectify(photo.image, photo.corners, cell_px=cell_px,
