@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from vision.eval_reading import (
     print_table,
     run_reading_eval,
 )
+from vision.reading import DISPUTE_CONFIG
 from vision.render import RenderOptions, render_board_photo
 from vision.truth import DEV_PHOTOS as PHOTOS
 from vision.truth import TruthCell, read_truth
@@ -44,6 +46,20 @@ def test_a_photo_row_counts_what_the_truth_says(tmp_path) -> None:
     assert row.letters_scored >= 6
     assert row.letter_errors <= 1
     assert row.ms > 0
+
+
+def test_a_photo_is_read_with_the_settings_a_benchmark_weighs(tmp_path) -> None:
+    # bench ocr reads the truth photos with Tesseract asked at other thresholds: the setting
+    # must reach the reader. Every letter under 1.01 is flagged, none under 0.
+    path = _render_folder(tmp_path)
+    wary = evaluate_photo(path, given_corners=True,
+                          config=replace(DISPUTE_CONFIG, low_confidence=1.01))
+    trusting = evaluate_photo(path, given_corners=True,
+                              config=replace(DISPUTE_CONFIG, low_confidence=0.0))
+    right = wary.corrected_letters_scored - wary.corrected_letter_errors
+    assert right >= 6
+    assert wary.right_named == right
+    assert trusting.right_named == 0
 
 
 def test_in_sample_run_says_it_is_optimistic_and_writes_the_csv(tmp_path, capsys) -> None:

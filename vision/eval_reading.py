@@ -36,7 +36,7 @@ from vision.errors import VisionError
 from vision.image import load_image
 from vision.known import Doubts, settle
 from vision.read import read_board
-from vision.reading import DISPUTE_CONFIG, CellReading
+from vision.reading import DISPUTE_CONFIG, CellReading, ReadConfig
 from vision.rectify import photo_cell_px
 from vision.truth import SIZE, PhotoTruth, TruthCell, photos_with_truth, read_truth
 
@@ -225,13 +225,14 @@ def _score(grid: list[list[TruthCell | None]], read_cells: dict[Cell, CellReadin
 def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
                    errata: Errata | None = None,
                    before: tuple[str, dict[Cell, Tile]] | None = None,
-                   scale: float = 1.0) -> ReadingRow:
+                   scale: float = 1.0, config: ReadConfig = DISPUTE_CONFIG) -> ReadingRow:
     """Read one truth photo and score it; ``models`` is (occupancy, classifier) or None;
     ``errata`` the truth corrections (:func:`load_errata` if None); ``before`` the name and
     board of the photo of the same game just before (:func:`game_predecessors`), to score the
     reading settled with that board known as well. ``scale`` shrinks the photo first (area
     averaging, as a phone's or a chat app's smaller copy is made): how reading holds up as the
-    tiles get fewer pixels."""
+    tiles get fewer pixels. ``config`` is how it is read: as ``tileref read`` reads a photo
+    unless a benchmark weighs another setting."""
     truth = read_truth(photo)
     occupancy, classifier = models or (None, None)
     expected = photo_corners(truth)
@@ -246,7 +247,7 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
         if scale != 1:
             image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         corners = expected if given_corners and expected is not None else None
-        reading = read_board(image, corners=corners, tiles=row.tile_set, config=DISPUTE_CONFIG,
+        reading = read_board(image, corners=corners, tiles=row.tile_set, config=config,
                              occupancy=occupancy, classifier=classifier)
     except VisionError as error:
         row.ms = (time.perf_counter() - started) * 1000
@@ -337,7 +338,8 @@ def game_predecessors(photos: list[Path], errata: Errata
 
 def evaluate_reading(folder: Path | str, *, given_corners: bool = False, in_sample: bool = False,
                      progress: bool = True, scale: float = 1.0,
-                     training_seed: int | None = None) -> list[ReadingRow]:
+                     training_seed: int | None = None,
+                     config: ReadConfig = DISPUTE_CONFIG) -> list[ReadingRow]:
     """Read every truth photo of ``folder`` as ``tileref read`` does, one row each.
 
     ``training_seed`` renders the leave-one-source-out models' training tiles from another
@@ -363,7 +365,7 @@ def evaluate_reading(folder: Path | str, *, given_corners: bool = False, in_samp
         rows.append(evaluate_photo(photo, given_corners=given_corners,
                                    models=models.get(read_truth(photo).source),
                                    errata=errata, before=before.get(photo.name),
-                                   scale=scale))
+                                   scale=scale, config=config))
     if progress and photos:
         print(file=sys.stderr)
     return rows

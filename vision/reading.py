@@ -31,10 +31,14 @@ class ReadConfig:
     15 more right ones (100 of 5258), where 0.65 took none. 0.8 flags one more wrong letter on
     the truth photos and on the renders, none with the truth corners, for 34-45 more right ones.
     ``ocr_second_opinion`` hands letters read with less than ``ocr_below`` confidence to
-    Tesseract, whose letter then wins: measured leave-one-source-out on 1610 real tiles, that
-    took the 49 such cells from 20 to 27 right (+0.4 points overall) for about a Tesseract call
-    (0.1-0.2 s) per doubtful tile, so it is on for a single dispute photo (``tileref read``,
-    ``tileref eval``) and off for the live camera. Overruling more (below 0.8) made it worse.
+    Tesseract, whose letter then wins (``python -m bench ocr``): on the truth photos read as
+    ``tileref eval`` reads them, English letters right without it, and asked below 0.5, 0.6, 0.7
+    and 0.8, 1447, 1452, 1453, 1453 and 1451 of 1460 (every set's 1669, 1674, 1675, 1673 and 1668
+    of 1687); on 200 renders no model learnt from, letters wrong of the 5699 tiles found 33, 26,
+    25, 23 and 26. It costs a Tesseract call (0.1-0.2 s) per doubtful tile, so it is on for a
+    single dispute photo (``tileref read``, ``tileref eval``) and off for the live camera. 0.5
+    stays: against 0.6, English letters over the five training seeds of ``bench seeds`` moved
+    +1, -2, -1, +2 and +1 (scratch runs), no more than the seed itself moves them.
 
     ``max_tile_blur_px`` refuses a photo whose tiles are smeared wider than this (rectified
     pixels of a 48 px cell, :func:`vision.read.blur_px`). Measured on 7 truth photos of 5
