@@ -9,6 +9,7 @@ from bench import (
     bench_ocr,
     bench_offsquare,
     bench_reading,
+    bench_rotations,
 )
 from vision.train import training_render_seeds
 
@@ -28,6 +29,7 @@ def _benchmark_seeds() -> dict[str, set[int]]:
         "ocr": _from(bench_ocr.FIRST_SEED, bench_ocr.RENDERS),
         "offsquare": offsquare,
         "reading": set(bench_reading.RENDER_SEEDS),
+        "rotations": _from(bench_rotations.FIRST_SEED, bench_rotations.RENDERS),
     }
 
 
