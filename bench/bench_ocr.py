@@ -21,7 +21,7 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -46,7 +46,7 @@ class Scores:
 
     right: int = 0
     scored: int = 0
-    ms: list[float] | None = None
+    ms: list[float] = field(default_factory=list)  # per photo
 
     def wrong(self) -> int:
         return self.scored - self.right
@@ -77,7 +77,7 @@ def truth_photos(config: ReadConfig) -> tuple[Scores, Scores]:
 
 def renders(configs: list[ReadConfig]) -> list[Scores]:
     """Each setting's letters on the same renders; a render is made once and read by each."""
-    scores = [Scores(ms=[]) for _ in configs]
+    scores = [Scores() for _ in configs]
     for number, seed in enumerate(range(FIRST_SEED, FIRST_SEED + RENDERS), 1):
         print(f"\rrender {number}/{RENDERS}", end="", file=sys.stderr, flush=True)
         rng = np.random.default_rng(seed)
@@ -92,7 +92,6 @@ def renders(configs: list[ReadConfig]) -> list[Scores]:
                 reading = read_board(photo.image, corners=photo.corners, config=config)
             except VisionError:
                 continue  # refused (a hand over the board): nothing read, nothing scored
-            assert score.ms is not None
             score.ms.append((time.perf_counter() - started) * 1000)
             # Letters of the tiles found: a tile read as empty has no letter for Tesseract to
             # mend (on these renders some 170 are, most under glare), and would hide its effect.

@@ -226,7 +226,8 @@ from webui.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     main(["read", sys.argv[1]])
 """
-"""``tileref read`` of one photo in a fresh process (:func:`bench.peak_mb`), its output kept."""
+"""``tileref read`` of one photo in a fresh process (:func:`bench.peak_mb`), its board text held
+back so that the peak is all it prints."""
 
 
 def read_memory_mb() -> list[float]:
