@@ -7,9 +7,11 @@ import pytest
 
 from referee.tiles import load_tile_set
 from vision.classify import CROP_PAD, TileClassifier, TileGuess, class_label
-from vision.diacritics import MIN_MARK, mark_above, marked_twins, read_marks
+from vision.diacritics import MIN_MARK, mark_above, marked_twins, marks_unread, read_marks
+from vision.eval_reading import tile_set_for
 from vision.image import load_image
-from vision.reading import DEFAULT_CONFIG
+from vision.read import read_board
+from vision.reading import DEFAULT_CONFIG, OTHER_TILE_SET, maybe_tile_cells
 from vision.rectify import rectify
 from vision.truth import DEV_PHOTOS, read_truth
 
@@ -105,3 +107,34 @@ def test_letters_without_marked_twins_are_left_alone() -> None:
     guesses = [TileGuess("E", rotation, 0.9, "F") for rotation in rotations]
     probs = np.full((len(crops), len(classifier.model.labels)), 1e-3)
     assert read_marks(crops, guesses, probs, classifier, POLISH) == guesses
+
+
+GERMAN_BOARD = DEV_PHOTOS / "scrabscrap__scrabble-scraper__board-neu_board-00.jpg"
+ENGLISH_BOARD = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg"
+
+
+@pytest.mark.parametrize("photo", [GERMAN_BOARD, POLISH_BOARD])
+def test_a_marked_set_read_as_english_says_it_may_be_another_set(photo) -> None:
+    corners = read_truth(photo).corners
+    reading = read_board(photo, corners=corners, tiles="english")
+    first = reading.warnings[0]
+    assert first.startswith(OTHER_TILE_SET)
+    assert "german or polish tiles" in first and "this reading used english" in first
+    assert maybe_tile_cells([first]) == []  # about the photo, no cell to box
+    own = read_board(photo, corners=corners, tiles=tile_set_for(read_truth(photo)))
+    assert not any(warning.startswith(OTHER_TILE_SET) for warning in own.warnings)
+
+
+def test_an_english_board_read_as_english_is_not_taken_for_another_set() -> None:
+    reading = read_board(ENGLISH_BOARD, tiles="english")
+    assert len(reading.cells) > 90
+    assert not any(warning.startswith(OTHER_TILE_SET) for warning in reading.warnings)
+
+
+def test_marks_are_only_counted_where_the_set_has_no_letter_for_them() -> None:
+    guesses = [TileGuess("A", 0, 0.99, "B")]
+    crop = np.full((52, 52, 3), 230, np.uint8)
+    crop[18:40, 18:34] = 20     # a letter ...
+    crop[13:17, 23:28] = 20     # ... with a dot hugging its top
+    assert marks_unread([crop], guesses, load_tile_set("english").letters) == 1
+    assert marks_unread([crop], guesses, load_tile_set("german").letters) == 0

@@ -17,12 +17,12 @@ import cv2
 import numpy as np
 
 from referee.cells import Cell
-from referee.tiles import TileSet, load_tile_set
+from referee.tiles import TileSet, load_tile_set, tile_set_names
 from vision.blankfacing import face_blanks
 from vision.bytestats import ranked
 from vision.classify import BLANK, CROP_PAD, TileClassifier, TileGuess
 from vision.cover import covered_groups
-from vision.diacritics import read_marks
+from vision.diacritics import marked_twins, marks_unread, read_marks
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
 from vision.occupancy import OccupancyModel, other_peers
@@ -30,6 +30,7 @@ from vision.probabilities import pooled
 from vision.reading import (
     DEFAULT_CONFIG,
     MAY_HIDE_A_TILE,
+    OTHER_TILE_SET,
     SMALL_BOARD,
     UNSURE_WHETHER,
     BoardReading,
@@ -448,11 +449,12 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         if ocr_available():
             guesses = second_opinion(crops, guesses, letters, config.ocr_below)
     guesses = read_marks(crops, guesses, probs, classifier, letters)
+    other_set = _other_tile_set(marks_unread(crops, guesses, letters), tiles)
     timings["classify_ms"] = (time.perf_counter() - started) * 1000
     blurred = _blurred_tiles(occupied, crops, guesses, config.blur_ratio)
     blank_share = _blank_share(guesses, tile_set.blanks)
     readings: list[CellReading] = []
-    warnings: list[str] = []
+    warnings: list[str] = list(other_set)  # about the whole photo: first, as SMALL_BOARD
     for (col, row), guess, soft in zip(occupied, guesses, blurred, strict=True):
         name = Cell(col, row).name
         cell_warnings = list(light.get((col, row), []))
@@ -547,6 +549,22 @@ def _small_board(corners: np.ndarray, config: ReadConfig) -> list[str]:
         return []
     return [f"{SMALL_BOARD} (cells {cell_px:.0f} px across, {config.small_cell_px:.0f} or more "
             f"read best): {_CLOSER}"]
+
+
+MARKS_FOR_ANOTHER_SET = 2
+"""Tiles with a mark above their letter, on a board read with a set that has no such letter,
+from which the reading says the photo may be of another set: one was seen on an English render
+(:func:`vision.diacritics.marks_unread` has the figures)."""
+
+
+def _other_tile_set(marks: int, tiles: str) -> list[str]:
+    """The warning that the letters carry marks the tile set read with has none of (``marks``
+    tiles show one), naming the sets that have such letters: their data, not a list here."""
+    if marks < MARKS_FOR_ANOTHER_SET:
+        return []
+    marked = [name for name in tile_set_names() if marked_twins(load_tile_set(name).letters)]
+    return [f"{OTHER_TILE_SET} {marks} letters, as on {' or '.join(marked)} tiles: read the "
+            f"photo with its own tile set (this reading used {tiles})"]
 
 
 def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],

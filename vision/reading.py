@@ -265,6 +265,9 @@ MAY_HIDE_A_TILE = " (may hide a tile)"
 """Ends a glare or shadow warning on a cell read as empty that might hold a tile."""
 UNSURE_WHETHER = "unsure whether"
 """Starts the warning on a cell read as empty that the occupancy model half believed a tile."""
+OTHER_TILE_SET = "marks above"
+"""Starts the warning that the tiles' letters carry marks (Ä, Ó) the tile set read with has no
+letter for: the photo is likely of another set. It names no cell."""
 SMALL_BOARD = "board small in the photo"
 """Starts the one warning about the whole photo (``ReadConfig.small_cell_px``); it names no cell."""
 
@@ -292,5 +295,5 @@ def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str
                                 warning) for warning in warnings)
 
 
-__all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "SMALL_BOARD", "UNSURE_WHETHER",
-           "BoardReading", "CellReading", "ReadConfig", "maybe_tile_cells"]
+__all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "OTHER_TILE_SET", "SMALL_BOARD",
+           "UNSURE_WHETHER", "BoardReading", "CellReading", "ReadConfig", "maybe_tile_cells"]
