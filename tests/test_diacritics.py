@@ -7,7 +7,14 @@ import pytest
 
 from referee.tiles import load_tile_set
 from vision.classify import CROP_PAD, TileClassifier, TileGuess, class_label
-from vision.diacritics import MIN_MARK, mark_above, marked_twins, marks_unread, read_marks
+from vision.diacritics import (
+    MIN_MARK,
+    mark_above,
+    marked_twins,
+    marks_above,
+    marks_unread,
+    read_marks,
+)
 from vision.eval_reading import tile_set_for
 from vision.image import load_image
 from vision.read import read_board
@@ -138,3 +145,18 @@ def test_marks_are_only_counted_where_the_set_has_no_letter_for_them() -> None:
     crop[13:17, 23:28] = 20     # ... with a dot hugging its top
     assert marks_unread([crop], guesses, load_tile_set("english").letters) == 1
     assert marks_unread([crop], guesses, load_tile_set("german").letters) == 0
+
+
+def test_a_batch_of_maps_finds_the_marks_each_map_alone_has() -> None:
+    # One labelling call for a board's tiles must find, map by map, what a call a map finds.
+    maps = [_letter_with(), _letter_with((22, 12, 4, 3)), _letter_with((22, 4, 4, 3)),
+            _letter_with((18, 12, 3, 3), (27, 12, 3, 3))]
+    twin = np.zeros((48, 48), np.float32)   # two letters of one size: the first is the letter
+    twin[16:26, 14:22] = twin[16:26, 26:34] = 1.0
+    twin[12:15, 16:19] = 1.0
+    maps.append(twin)
+    batch = marks_above(np.stack(maps))
+    alone = [marks_above(ink[None])[0] for ink in maps]
+    assert batch.tolist() == alone
+    assert batch[0] == 0 and batch[1] > 0 and batch[2] == 0 and batch[3] > batch[1]
+    assert batch[4] > 0

@@ -20,9 +20,9 @@ import unicodedata
 from dataclasses import replace
 from functools import cache
 
-import cv2
 import numpy as np
 
+from vision.blobs import label_maps
 from vision.classify import BLANK, INK_LEVEL, TileClassifier, TileGuess, ink_maps
 
 ABOVE = 230
@@ -67,23 +67,49 @@ def mark_above(ink: np.ndarray) -> float:
     and hugging it (:data:`MARK_GAP`), its centre over the letter, narrower than
     :data:`MARK_WIDTH` of it and smaller than 0.4 of its ink.
     """
-    count, _, stats, centres = cv2.connectedComponentsWithStats(
-        (ink > INK_LEVEL).astype(np.uint8), connectivity=8)
-    height, width = ink.shape
-    x, y, w, h, area = (stats[1:, k] for k in range(5))
-    cx, cy = centres[1:, 0], centres[1:, 1]
+    return float(marks_above(ink[None])[0])
+
+
+def marks_above(inks: np.ndarray) -> np.ndarray:
+    """:func:`mark_above` of each of (N, h, w) upright ink maps, labelled in one call
+    (:func:`vision.blobs.label_maps`): a call a map took 9 ms for a board's 99 tiles, one call
+    under 1."""
+    n, height, width = inks.shape
+    shares = np.zeros(n)
+    if n == 0:
+        return shares
+    blobs = label_maps((inks > INK_LEVEL).astype(np.uint8))
+    owner = blobs.owner
+    x, y, w, h, area = blobs.stats.T
+    cx, cy = blobs.centres.T
     whole = (x > 0) & (y > 0) & (x + w < width) & (y + h < height)
     central = (np.abs(cx - width / 2) < 0.3 * width) & (np.abs(cy - height / 2) < 0.3 * height)
     letters = np.flatnonzero(whole & central & (area >= 6))
-    if count <= 1 or letters.size == 0:
-        return 0.0
-    lead = letters[np.argmax(area[letters])]
-    top, tall = y[lead], h[lead]
-    marks = (whole & (np.arange(count - 1) != lead) & (np.minimum(w, h) >= 2)
-             & (area <= 0.4 * area[lead]) & (w <= MARK_WIDTH * w[lead])
-             & (cx >= x[lead]) & (cx <= x[lead] + w[lead])
+    # Each map's letter: its biggest such blob, the first of equals (as np.argmax picks).
+    letters = letters[np.lexsort((-letters, area[letters], owner[letters]))]
+    last = np.append(owner[letters][1:] != owner[letters][:-1], True)
+    lead = np.full(n, -1)
+    lead[owner[letters][last]] = letters[last]
+    of = lead[owner]
+    found = of >= 0
+    of = np.where(found, of, 0)
+    top, tall = y[of], h[of]
+    marks = (found & whole & (np.arange(len(owner)) != of) & (np.minimum(w, h) >= 2)
+             & (area <= 0.4 * area[of]) & (w <= MARK_WIDTH * w[of])
+             & (cx >= x[of]) & (cx <= x[of] + w[of])
              & (y + h <= top + 1) & (y + h >= top - MARK_GAP * tall))
-    return float(area[marks].sum() / area[lead])
+    ink = np.bincount(owner[marks], weights=area[marks], minlength=n)
+    has = lead >= 0
+    shares[has] = ink[has] / area[lead[has]]
+    return shares
+
+
+def _upright_marks(crops: list[np.ndarray], guesses: list[TileGuess],
+                   chosen: list[int]) -> np.ndarray:
+    """:func:`marks_above` of the ``chosen`` tiles' crops, each turned upright by its rotation."""
+    inks = ink_maps([crops[i] for i in chosen])
+    return marks_above(np.stack([np.rot90(ink, guesses[i].rotation // 90)
+                                 for i, ink in zip(chosen, inks, strict=True)]))
 
 
 def read_marks(crops: list[np.ndarray], guesses: list[TileGuess], probs: np.ndarray,
@@ -100,12 +126,12 @@ def read_marks(crops: list[np.ndarray], guesses: list[TileGuess], probs: np.ndar
     todo = [i for i, guess in enumerate(guesses) if guess.letter != BLANK and guess.letter in twins]
     if not todo:
         return guesses
-    inks = ink_maps([crops[i] for i in todo])
+    marks = _upright_marks(crops, guesses, todo)
     names, by_letters = classifier.letter_probabilities(probs)
     out = list(guesses)
-    for i, ink in zip(todo, inks, strict=True):
+    for i, mark in zip(todo, marks, strict=True):
         guess = guesses[i]
-        if mark_above(np.rot90(ink, guess.rotation // 90)) < MIN_MARK:
+        if mark < MIN_MARK:
             continue
         by_letter = {letter: float(by_letters[i, names.index(letter)])
                      for letter in (guess.letter, *twins[guess.letter])}
@@ -132,9 +158,7 @@ def marks_unread(crops: list[np.ndarray], guesses: list[TileGuess], letters: str
     lettered = [i for i, guess in enumerate(guesses) if guess.letter != BLANK]
     if not lettered:
         return 0
-    inks = ink_maps([crops[i] for i in lettered])
-    return sum(mark_above(np.rot90(ink, guesses[i].rotation // 90)) >= MIN_MARK
-               for i, ink in zip(lettered, inks, strict=True))
+    return int((_upright_marks(crops, guesses, lettered) >= MIN_MARK).sum())
 
 
-__all__ = ["MIN_MARK", "mark_above", "marked_twins", "marks_unread", "read_marks"]
+__all__ = ["MIN_MARK", "mark_above", "marked_twins", "marks_above", "marks_unread", "read_marks"]
