@@ -15,10 +15,9 @@ Measured by ``python -m bench blanks`` (blanks read facing the right way, guess 
 rendered archipelago boards with two seats 16 -> 53 of 66, with four 21 -> 48 of 64; on the 38
 truth photos, read by models that never saw their repository, 7 -> 27 of 29. (Until the
 benchmark's renders moved off the tile models' own training boards, 16 -> 64 of 70 and 22 -> 46
-of 68.) In a scratch run
-over 40 renders of each, counting only the four neighbours, one each (the same tie-breaks), got
-67 of 74 and 50 of 75 right where the lines got 68 and 56: a blank at the end of its own word
-is told from one that merely touches another seat's tile.
+of 68.) In a scratch run over 40 renders of each, counting only the four neighbours, one each
+(the same tie-breaks), got 67 of 74 and 50 of 75 right where the lines got 68 and 56: a blank
+at the end of its own word is told from one that merely touches another seat's tile.
 """
 
 from __future__ import annotations

@@ -269,7 +269,8 @@ OTHER_TILE_SET = "marks above"
 """Starts the warning that the tiles' letters carry marks (Ä, Ó) the tile set read with has no
 letter for: the photo is likely of another set. It names no cell."""
 SMALL_BOARD = "board small in the photo"
-"""Starts the one warning about the whole photo (``ReadConfig.small_cell_px``); it names no cell."""
+"""Starts the warning that the board is too small in the photo (``ReadConfig.small_cell_px``):
+one of the two about the whole photo, which name no cell and come first."""
 
 _CELL_NAME = re.compile(r"\b[A-O](?:1[0-5]|[1-9])\b")
 """A cell's name inside a warning ("glare over K3"); a lone letter ("maybe E") is none."""
