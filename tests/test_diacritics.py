@@ -160,3 +160,7 @@ def test_a_batch_of_maps_finds_the_marks_each_map_alone_has() -> None:
     assert batch.tolist() == alone
     assert batch[0] == 0 and batch[1] > 0 and batch[2] == 0 and batch[3] > batch[1]
     assert batch[4] > 0
+    # Maps with no letter at all, alone or in a batch of them, have no mark (a blank tile's).
+    empty = np.zeros((48, 48), np.float32)
+    assert marks_above(np.stack([empty, empty])).tolist() == [0.0, 0.0]
+    assert marks_above(np.stack([empty, maps[1]])).tolist() == [0.0, alone[1]]

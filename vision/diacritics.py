@@ -85,6 +85,8 @@ def marks_above(inks: np.ndarray) -> np.ndarray:
     whole = (x > 0) & (y > 0) & (x + w < width) & (y + h < height)
     central = (np.abs(cx - width / 2) < 0.3 * width) & (np.abs(cy - height / 2) < 0.3 * height)
     letters = np.flatnonzero(whole & central & (area >= 6))
+    if letters.size == 0:  # no map has a letter (blanks, or no ink at all)
+        return shares
     # Each map's letter: its biggest such blob, the first of equals (as np.argmax picks).
     letters = letters[np.lexsort((-letters, area[letters], owner[letters]))]
     last = np.append(owner[letters][1:] != owner[letters][:-1], True)
