@@ -23,6 +23,7 @@ from webui.cli import main
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "photos"
 SKIN_BGR = (150, 175, 215)
+SLEEVE_BGR = (90, 40, 25)
 
 
 def _board_with_a_patch(cols: range, rows: range):
@@ -125,3 +126,34 @@ def test_a_soft_half_with_too_few_tiles_to_judge_is_read_and_its_squares_named()
     tiles = {Cell(col, row).name for row in range(15) for col in range(15)
              if truth.grid[row][col] is not None and truth.grid[row][col].letter is not None}
     assert len(tiles) == 21 and tiles <= seen
+
+
+def _four_seats(seed: int):
+    from referee.cells import SEAT_ORDER
+    from vision.render import random_position
+
+    tiles = random_position(np.random.default_rng(seed), words=14, seats=list(SEAT_ORDER))
+    return render_board_photo(tiles, seed=seed, width=1600, height=1200)
+
+
+def test_a_deep_shadow_across_the_board_is_not_a_cover() -> None:
+    # A shadow band over a green board, the print soft: its squares show no edges and not their
+    # kind's colour, but they are darker, no more colourful and of the same hue. Light taken
+    # away, not a thing lying there: the board is read (this render was refused as "a hand?").
+    photo = _four_seats(6071)
+    reading = read_board(photo.image, corners=photo.corners, config=DISPUTE_CONFIG)
+    assert not [w for w in reading.warnings if w.startswith("something")]
+    assert len(reading.cells) >= 0.9 * len(photo.tiles)
+
+
+def test_a_sleeve_in_the_shadow_is_still_a_cover() -> None:
+    # The same board with a dark blue sleeve over 20 squares where the shadow falls: it is
+    # darker than the squares and brings a hue of its own, so it is no shadow: refused.
+    photo = _four_seats(6071)
+    corners = np.array([[10, 11], [15, 11], [15, 15], [10, 15]], np.float64)
+    patch = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), grid_homography(photo.corners))
+    image = photo.image.copy()
+    cv2.fillConvexPoly(image, patch.reshape(-1, 2).round().astype(np.int32), SLEEVE_BGR,
+                       cv2.LINE_AA)
+    with pytest.raises(ImageQualityError, match="something lies over"):
+        read_board(image, corners=photo.corners, config=DISPUTE_CONFIG)

@@ -21,11 +21,19 @@ cell by cell (40 of 40 hands); groups of 16 make the photo unreadable (38 of 40 
 the others; ``ReadConfig.max_covered_squares``). On 40 fresh renders of each kind (seeds 7000 to
 7039, ``python -m bench cover``, read as ``tileref read`` reads): 32 of the 40 hands refused, 6
 named, 1 refused as blurred (that check comes first), 1 missed; of the 40 clear boards none
-refused for a cover, 1 named; none of the 31 truth photos with corners refused or named. Of 100
+refused for a cover, and none named since shadows are told apart (below; 1 before); none of the
+31 truth photos with corners refused or named. Of 100
 more clear renders (seeds 2000 to 2099) none was refused and 2 named, and of the 60 of ``python
 -m bench offsquare`` none either way, once glare halos were told apart (one of those, a halo over
 20 squares, had been refused). No real photo here has a hand in it: the figures for hands are
 the renderer's.
+
+A deep shadow takes a square's edges below Canny's thresholds and its colour away from its
+kind's, as a hand does; but it keeps the colour's hue and adds none (:func:`_in_shade`). Told
+apart, held out on renders no threshold was chosen on: of 200 clear ones (seeds 2200-2399) one
+refused as "a hand?" is read, nothing else changed; of 100 with a hand (seeds 7040-7139) every
+one ends as before (71 refused, 18 named, 10 missed, 1 refused as blurred). In ``python -m
+bench rotations`` two of its four-seat renders had been refused so (6036, 6071).
 """
 
 from __future__ import annotations
@@ -67,6 +75,18 @@ HALO_LIGHTER = 20.0
 is a glare halo short of blowing out: the three halos of the renders measured 37-79 lighter and
 4-9 less colourful (a*b* chroma); of the 40 hands, the two more than 20 lighter (28 and 30) were
 more colourful, and the one less colourful and lighter was 18 lighter."""
+SHADE_DARKER = 10.0
+SHADE_HUE = 6.0
+SHADE_MIN_CHROMA = 5.0
+"""A group darker than its kind of square by more than :data:`SHADE_DARKER` (L*), no more
+colourful and within :data:`SHADE_HUE` degrees of its kind's hue, on a kind of at least
+:data:`SHADE_MIN_CHROMA` chroma, is a shadow (:func:`_in_shade`). Measured on the groups of 8 or
+more bare cells of renders. Of the shadows on 240 clear renders (seeds 2000-2199, 7000-7039)
+and on two four-seat renders refused as "a hand?" (6036, 6071), 8 of 9 groups were 17-53
+darker, 2-9 less colourful and 0-3 degrees off their kind's hue (the ninth, 3 more colourful,
+stays named). Of the 40 hands' groups (seeds 7000-7039), those within 10 degrees of their kind's
+hue were 7 to 30 more colourful, but for the scene's own shadow beside a hand that another
+group gave away (7030); the one less colourful and nearest in hue was 12 degrees off."""
 
 
 def covered_groups(board: RectifiedBoard, tiles: np.ndarray) -> list[np.ndarray]:
@@ -86,7 +106,8 @@ def covered_groups(board: RectifiedBoard, tiles: np.ndarray) -> list[np.ndarray]
     peers, other = other_peers()
     usable = other & ~tiles.reshape(-1)[peers] & ~bare[peers]
     return [group.reshape(SIZE, SIZE) for group in groups
-            if not _washed_out(group, lightness, chroma, peers, usable)]
+            if not _washed_out(group, lightness, chroma, peers, usable)
+            and not _in_shade(group, lightness, chroma, peers, usable)]
 
 
 def _bare_cells(board: RectifiedBoard, tiles: np.ndarray, lightness: np.ndarray,
@@ -112,19 +133,51 @@ def _edge_share(grey: np.ndarray, cell_px: int) -> np.ndarray:
     return edges.reshape(SIZE, cell_px, SIZE, cell_px).mean(axis=(1, 3)).reshape(-1)
 
 
+def _against_kind(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
+                  peers: np.ndarray, usable: np.ndarray
+                  ) -> tuple[float, float, float, float] | None:
+    """How the group's typical cell differs from its kind of square: lighter by (L*), more
+    colourful by (a*b* chroma), its hue turned by (degrees, either way), and the kind's own
+    chroma; None when no cell of the group has a usable peer."""
+    colours = chroma - 128.0  # a*, b* are stored about 128
+    lighter, richer, turned, kind_chroma = [], [], [], []
+    for cell in np.flatnonzero(group):
+        kind = peers[cell][usable[cell]]
+        if len(kind):
+            own, theirs = colours[cell], np.median(colours[kind], axis=0)
+            lighter.append(lightness[cell] - np.median(lightness[kind]))
+            richer.append(np.hypot(*own) - np.hypot(*theirs))
+            angle = np.degrees(np.arctan2(own[1], own[0]) - np.arctan2(theirs[1], theirs[0]))
+            turned.append(abs((angle + 180.0) % 360.0 - 180.0))
+            kind_chroma.append(np.hypot(*theirs))
+    if not lighter:
+        return None
+    return (float(np.median(lighter)), float(np.median(richer)), float(np.median(turned)),
+            float(np.median(kind_chroma)))
+
+
 def _washed_out(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
                 peers: np.ndarray, usable: np.ndarray) -> bool:
     """Whether a group is light on the board, not a thing on it: its typical cell clearly
     brighter than its kind of square (:data:`HALO_LIGHTER`) and no more colourful. Glare adds
     white light; a hand or a note brings a colour of its own, or shade."""
-    colourful = np.hypot(*(chroma - 128.0).T)  # a*, b* are stored about 128
-    lighter, richer = [], []
-    for cell in np.flatnonzero(group):
-        kind = peers[cell][usable[cell]]
-        if len(kind):
-            lighter.append(lightness[cell] - np.median(lightness[kind]))
-            richer.append(colourful[cell] - np.median(colourful[kind]))
-    return bool(lighter) and bool(np.median(lighter) > HALO_LIGHTER and np.median(richer) < 0)
+    typical = _against_kind(group, lightness, chroma, peers, usable)
+    return typical is not None and typical[0] > HALO_LIGHTER and typical[1] < 0
+
+
+def _in_shade(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
+              peers: np.ndarray, usable: np.ndarray) -> bool:
+    """Whether a group is a shadow on the board, not a thing on it: its typical cell darker than
+    its kind of square (:data:`SHADE_DARKER`), no more colourful, and of its kind's hue
+    (:data:`SHADE_HUE`). A shadow takes light away and keeps the colour; a hand brings its own.
+    A kind with too little colour for a hue (:data:`SHADE_MIN_CHROMA`, the classic board's
+    beige) is not judged: its groups stay as they were."""
+    typical = _against_kind(group, lightness, chroma, peers, usable)
+    if typical is None:
+        return False
+    darker, richer, turned, kind_chroma = -typical[0], typical[1], typical[2], typical[3]
+    return (darker > SHADE_DARKER and richer <= 0 and turned < SHADE_HUE
+            and kind_chroma >= SHADE_MIN_CHROMA)
 
 
 __all__ = ["NAMED_GROUP", "covered_groups"]
