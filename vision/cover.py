@@ -85,7 +85,7 @@ more bare cells of renders. Of the shadows on 240 clear renders (seeds 2000-2199
 and on two four-seat renders refused as "a hand?" (6036, 6071), 8 of 9 groups were 17-53
 darker, 2-9 less colourful and 0-3 degrees off their kind's hue (the ninth, 3 more colourful,
 stays named). Of the 40 hands' groups (seeds 7000-7039), those within 10 degrees of their kind's
-hue were 7 to 30 more colourful, but for the scene's own shadow beside a hand that another
+hue were 6 to 30 more colourful, but for the scene's own shadow beside a hand that another
 group gave away (7030); the one less colourful and nearest in hue was 12 degrees off."""
 
 
@@ -140,16 +140,17 @@ def _against_kind(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
     colourful by (a*b* chroma), its hue turned by (degrees, either way), and the kind's own
     chroma; None when no cell of the group has a usable peer."""
     colours = chroma - 128.0  # a*, b* are stored about 128
+    colourful = np.hypot(*colours.T)
     lighter, richer, turned, kind_chroma = [], [], [], []
     for cell in np.flatnonzero(group):
         kind = peers[cell][usable[cell]]
         if len(kind):
-            own, theirs = colours[cell], np.median(colours[kind], axis=0)
+            theirs = np.median(colours[kind], axis=0)
             lighter.append(lightness[cell] - np.median(lightness[kind]))
-            richer.append(np.hypot(*own) - np.hypot(*theirs))
-            angle = np.degrees(np.arctan2(own[1], own[0]) - np.arctan2(theirs[1], theirs[0]))
+            richer.append(colourful[cell] - np.median(colourful[kind]))
+            angle = np.degrees(np.arctan2(*colours[cell][::-1]) - np.arctan2(*theirs[::-1]))
             turned.append(abs((angle + 180.0) % 360.0 - 180.0))
-            kind_chroma.append(np.hypot(*theirs))
+            kind_chroma.append(np.median(colourful[kind]))
     if not lighter:
         return None
     return (float(np.median(lighter)), float(np.median(richer)), float(np.median(turned)),
