@@ -29,14 +29,17 @@ more clear renders (seeds 2000 to 2099) none was refused and 2 named, and of the
 the renderer's.
 
 A deep shadow takes a square's edges below Canny's thresholds and its colour away from its
-kind's, as a hand does; but it keeps the colour's hue and adds none (:func:`_in_shade`). Told
-apart, held out on renders no threshold was chosen on: of 200 clear ones (seeds 2200-2399) one
-refused as "a hand?" is read, nothing else changed; of 100 with a hand (seeds 7040-7139) every
-one ends as before (71 refused, 18 named, 10 missed, 1 refused as blurred). In ``python -m
-bench rotations`` two of its four-seat renders had been refused so (6036, 6071).
+kind's, as a hand does; but it keeps the colour's hue and adds none
+(:meth:`_Typical.in_shade`). Told apart, held out on renders no threshold was chosen on: of 200
+clear ones (seeds 2200-2399) one refused as "a hand?" is read, nothing else changed; of 100
+with a hand (seeds 7040-7139) every one ends as before (71 refused, 18 named, 10 missed, 1
+refused as blurred). In ``python -m bench rotations`` two of its four-seat renders had been
+refused so (6036, 6071).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -80,13 +83,14 @@ SHADE_HUE = 6.0
 SHADE_MIN_CHROMA = 5.0
 """A group darker than its kind of square by more than :data:`SHADE_DARKER` (L*), no more
 colourful and within :data:`SHADE_HUE` degrees of its kind's hue, on a kind of at least
-:data:`SHADE_MIN_CHROMA` chroma, is a shadow (:func:`_in_shade`). Measured on the groups of 8 or
-more bare cells of renders. Of the shadows on 240 clear renders (seeds 2000-2199, 7000-7039)
-and on two four-seat renders refused as "a hand?" (6036, 6071), 8 of 9 groups were 17-53
-darker, 2-9 less colourful and 0-3 degrees off their kind's hue (the ninth, 3 more colourful,
-stays named). Of the 40 hands' groups (seeds 7000-7039), those within 10 degrees of their kind's
-hue were 6 to 30 more colourful, but for the scene's own shadow beside a hand that another
-group gave away (7030); the one less colourful and nearest in hue was 12 degrees off."""
+:data:`SHADE_MIN_CHROMA` chroma, is a shadow (:meth:`_Typical.in_shade`). Measured on the
+groups of 8 or more bare cells of renders. Of the shadows on 240 clear renders (seeds
+2000-2199, 7000-7039) and on two four-seat renders refused as "a hand?" (6036, 6071), 8 of 9
+groups were 17-53 darker, 2-9 less colourful and 0-3 degrees off their kind's hue (the ninth, 3
+more colourful, stays named). Of the 40 hands' groups (seeds 7000-7039), those within 10
+degrees of their kind's hue were 6 to 30 more colourful, but for the scene's own shadow beside
+a hand that another group gave away (7030); the one less colourful and nearest in hue was 12
+degrees off."""
 
 
 def covered_groups(board: RectifiedBoard, tiles: np.ndarray) -> list[np.ndarray]:
@@ -105,9 +109,12 @@ def covered_groups(board: RectifiedBoard, tiles: np.ndarray) -> list[np.ndarray]
               if sizes[label] >= NAMED_GROUP]
     peers, other = other_peers()
     usable = other & ~tiles.reshape(-1)[peers] & ~bare[peers]
-    return [group.reshape(SIZE, SIZE) for group in groups
-            if not _washed_out(group, lightness, chroma, peers, usable)
-            and not _in_shade(group, lightness, chroma, peers, usable)]
+    kept = []
+    for group in groups:
+        typical = _against_kind(group, lightness, chroma, peers, usable)
+        if typical is None or not (typical.washed_out() or typical.in_shade()):
+            kept.append(group.reshape(SIZE, SIZE))
+    return kept
 
 
 def _bare_cells(board: RectifiedBoard, tiles: np.ndarray, lightness: np.ndarray,
@@ -133,12 +140,34 @@ def _edge_share(grey: np.ndarray, cell_px: int) -> np.ndarray:
     return edges.reshape(SIZE, cell_px, SIZE, cell_px).mean(axis=(1, 3)).reshape(-1)
 
 
+class _Typical(NamedTuple):
+    """How a group's typical cell (the median) differs from its kind of square."""
+
+    lighter: float  # L*
+    richer: float  # a*b* chroma: more colourful by
+    turned: float  # its hue turned by, degrees either way
+    kind_chroma: float  # the kind's own chroma
+
+    def washed_out(self) -> bool:
+        """Light on the board, not a thing on it: clearly brighter than its kind of square
+        (:data:`HALO_LIGHTER`) and no more colourful. Glare adds white light; a hand or a note
+        brings a colour of its own, or shade."""
+        return self.lighter > HALO_LIGHTER and self.richer < 0
+
+    def in_shade(self) -> bool:
+        """A shadow on the board, not a thing on it: darker than its kind of square
+        (:data:`SHADE_DARKER`), no more colourful, and of its kind's hue (:data:`SHADE_HUE`). A
+        shadow takes light away and keeps the colour; a hand brings its own. A kind with too
+        little colour for a hue (:data:`SHADE_MIN_CHROMA`, the classic board's beige) is not
+        judged: its groups stay as they were."""
+        return (-self.lighter > SHADE_DARKER and self.richer <= 0 and self.turned < SHADE_HUE
+                and self.kind_chroma >= SHADE_MIN_CHROMA)
+
+
 def _against_kind(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
-                  peers: np.ndarray, usable: np.ndarray
-                  ) -> tuple[float, float, float, float] | None:
-    """How the group's typical cell differs from its kind of square: lighter by (L*), more
-    colourful by (a*b* chroma), its hue turned by (degrees, either way), and the kind's own
-    chroma; None when no cell of the group has a usable peer."""
+                  peers: np.ndarray, usable: np.ndarray) -> _Typical | None:
+    """How the group's typical cell differs from its kind of square; None when no cell of the
+    group has a usable peer."""
     colours = chroma - 128.0  # a*, b* are stored about 128
     colourful = np.hypot(*colours.T)
     lighter, richer, turned, kind_chroma = [], [], [], []
@@ -153,32 +182,8 @@ def _against_kind(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
             kind_chroma.append(np.median(colourful[kind]))
     if not lighter:
         return None
-    return (float(np.median(lighter)), float(np.median(richer)), float(np.median(turned)),
-            float(np.median(kind_chroma)))
-
-
-def _washed_out(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
-                peers: np.ndarray, usable: np.ndarray) -> bool:
-    """Whether a group is light on the board, not a thing on it: its typical cell clearly
-    brighter than its kind of square (:data:`HALO_LIGHTER`) and no more colourful. Glare adds
-    white light; a hand or a note brings a colour of its own, or shade."""
-    typical = _against_kind(group, lightness, chroma, peers, usable)
-    return typical is not None and typical[0] > HALO_LIGHTER and typical[1] < 0
-
-
-def _in_shade(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
-              peers: np.ndarray, usable: np.ndarray) -> bool:
-    """Whether a group is a shadow on the board, not a thing on it: its typical cell darker than
-    its kind of square (:data:`SHADE_DARKER`), no more colourful, and of its kind's hue
-    (:data:`SHADE_HUE`). A shadow takes light away and keeps the colour; a hand brings its own.
-    A kind with too little colour for a hue (:data:`SHADE_MIN_CHROMA`, the classic board's
-    beige) is not judged: its groups stay as they were."""
-    typical = _against_kind(group, lightness, chroma, peers, usable)
-    if typical is None:
-        return False
-    darker, richer, turned, kind_chroma = -typical[0], typical[1], typical[2], typical[3]
-    return (darker > SHADE_DARKER and richer <= 0 and turned < SHADE_HUE
-            and kind_chroma >= SHADE_MIN_CHROMA)
+    return _Typical(float(np.median(lighter)), float(np.median(richer)),
+                    float(np.median(turned)), float(np.median(kind_chroma)))
 
 
 __all__ = ["NAMED_GROUP", "covered_groups"]
