@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -30,6 +31,7 @@ from vision.probabilities import pooled
 from vision.reading import (
     DEFAULT_CONFIG,
     MAY_HIDE_A_TILE,
+    OFF_SQUARE,
     OTHER_TILE_SET,
     SMALL_BOARD,
     UNSURE_WHETHER,
@@ -38,7 +40,7 @@ from vision.reading import (
     ReadConfig,
 )
 from vision.rectify import SIZE, RectifiedBoard, check_corners, photo_cell_px, rectify
-from vision.tilecentre import letter_offsets
+from vision.tilecentre import letter_offsets, stray_letters
 
 SOUTH_OPTIONS = ("bottom", "auto")
 
@@ -413,6 +415,66 @@ def tile_probability(board: RectifiedBoard, occupancy: OccupancyModel, shift: fl
     return np.where(probability >= sure, probability, np.mean(looks, axis=0))
 
 
+class OffSquareTiles(NamedTuple):
+    """Tiles found lying half on an empty cell (:func:`off_square_tiles`)."""
+
+    read: dict[tuple[int, int], float]
+    """Cells read as holding one, each with its probability of a tile."""
+    doubtful: list[tuple[int, int]]
+    """Cells that may hold one, half on another empty cell: which of the two is a guess."""
+
+
+def off_square_tiles(board: RectifiedBoard, tile_mask: np.ndarray, occupancy: OccupancyModel,
+                     classifier: TileClassifier, letters: str, config: ReadConfig
+                     ) -> OffSquareTiles:
+    """Empty cells (``tile_mask`` false) holding a tile that lies half on the next square.
+
+    A letter on an empty cell's edge that is no tile's (:func:`vision.tilecentre.stray_letters`)
+    is a tile when both readers agree once it is looked at where it lies: the tile classifier,
+    from a crop cut around the letter, reads a letter (not a blank) at least
+    ``config.off_square_sure``, and the occupancy model, with the board moved to put that letter
+    on the cell's centre, finds a tile (``config.occupancy_threshold``): on the truth photos the
+    classifier alone took two squares' edges for Ls (``ReadConfig.off_square_sure``). The tile
+    is read on the cell when the square it lies half on holds a tile of its own (or is off the
+    board), so it can be on no other; between two empty squares it is only a doubt, since half
+    a cell off either way a letter's own offset on its tile decides which square looks nearer.
+    """
+    found = OffSquareTiles({}, [])
+    if config.off_square_sure > 1:
+        return found
+    # Only empty cells beside a tile are looked at: a stray tile is read when the square it lies
+    # half on holds a tile, and that square is beside the cell.
+    near = cv2.dilate(tile_mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    empty = [(int(col), int(row)) for row, col in zip(*np.nonzero(near & ~tile_mask), strict=True)]
+    tiles = [(int(col), int(row)) for row, col in zip(*np.nonzero(tile_mask), strict=True)]
+    stray = stray_letters(board, empty, tiles)
+    if not stray:
+        return found
+    moves: list[Shift] = [(int(dx), int(dy)) for dx, dy in
+                          (np.rint(offset * board.cell_px) for _, offset in stray)]
+    crops = [board.cell_image(*cell, pad=CROP_PAD, shift=move)
+             for (cell, _), move in zip(stray, moves, strict=True)]
+    guesses = classifier.guesses(classifier.tile_probabilities(crops, letters))
+    height, width = board.image.shape[:2]
+    for (cell, offset), (dx, dy), guess in zip(stray, moves, guesses, strict=True):
+        if guess.letter == BLANK or guess.confidence < config.off_square_sure:
+            continue
+        move = np.array([[1, 0, -dx], [0, 1, -dy]], dtype=np.float32)
+        moved = cv2.warpAffine(board.image, move, (width, height), borderMode=cv2.BORDER_REPLICATE)
+        tile = float(occupancy.tile_probability(replace(board, image=moved))[cell[1], cell[0]])
+        if tile < config.occupancy_threshold:
+            continue
+        axis = int(np.argmax(np.abs(offset)))
+        col, row = cell
+        col, row = (col + int(np.sign(offset[0])), row) if axis == 0 else (
+            col, row + int(np.sign(offset[1])))
+        if 0 <= col < SIZE and 0 <= row < SIZE and not tile_mask[row, col]:
+            found.doubtful.append(cell)
+        else:
+            found.read[cell] = tile
+    return found
+
+
 def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "english",
                    config: ReadConfig = DEFAULT_CONFIG,
                    occupancy: OccupancyModel | None = None,
@@ -427,7 +489,16 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     probability = tile_probability(board, occupancy, config.occupancy_shift,
                                    config.occupancy_shift_sure)
     tile_mask = probability >= config.occupancy_threshold
+    pushed = off_square_tiles(board, tile_mask, occupancy, classifier, letters, config)
+    for (col, row), tile in pushed.read.items():
+        probability[row, col], tile_mask[row, col] = tile, True
+    for col, row in pushed.doubtful:  # named as a doubt by _unsure_empty
+        probability[row, col] = max(probability[row, col], config.unsure_empty_above)
     light = _light_warnings(board, tile_mask, config)
+    for col, row in pushed.read:
+        name = Cell(col, row).name
+        light.setdefault((col, row), []).append(
+            f"{OFF_SQUARE} {name} (half on the next one: read as {name}'s)")
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     occupied = [(col, row) for row in range(SIZE) for col in range(SIZE) if tile_mask[row, col]]

@@ -1,0 +1,114 @@
+"""Tiles lying half on the next square: found from their letter, read, and named."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from referee.cells import Cell
+from tests.test_tilecentre import CELL_PX, MARGIN_PX, _board, _face
+from vision.classify import TileClassifier
+from vision.read import read_board, read_rectified
+from vision.reading import DISPUTE_CONFIG, OFF_SQUARE, ReadConfig
+from vision.rectify import RectifiedBoard
+from vision.tilecentre import HALF_OFF, stray_letters
+from vision.truth import DEV_PHOTOS
+
+OFF = ReadConfig(off_square_sure=2.0)
+"""The reading as it was before off-square tiles were looked for."""
+WORD = "QUIZ"
+ROW = 7
+PUSH = -20
+"""Pixels left every tile of :data:`WORD` is pushed: 0.42 of a 48 px cell, so the last tile
+lies nearly half on the square of the one before it and the occupancy model misses it."""
+ALPHABET = (DEV_PHOTOS.parent / "photos-unlabelled"
+            / "francescov1__scrabble-vision__IMG_0967.jpg")
+"""A through Z in rows of five from F5 (Z alone on F10), tiles packed edge to edge: being
+narrower than the squares, each row's fifth tile lies half on the fourth's square (checked by
+eye; the photo has no truth file)."""
+
+
+def _pushed_word() -> tuple[dict[tuple[int, int], np.ndarray], RectifiedBoard]:
+    faces = {(5 + i, ROW): _face(letter) for i, letter in enumerate(WORD)}
+    return faces, _board(faces, {cell: (PUSH, 0) for cell in faces})
+
+
+def test_a_letter_on_an_empty_cells_edge_is_stray_unless_a_tile_owns_it() -> None:
+    faces, board = _pushed_word()
+    last = (5 + len(WORD) - 1, ROW)
+    others = [cell for cell in faces if cell != last]
+    empty = [(col, row) for row in range(15) for col in range(15) if (col, row) not in others]
+    stray = stray_letters(board, empty, others)
+    assert [cell for cell, _ in stray] == [last]
+    offset = stray[0][1]
+    assert HALF_OFF[0] <= abs(offset[0]) <= HALF_OFF[1] and offset[0] < 0
+    assert abs(offset[0] - PUSH / CELL_PX) < 0.1 and abs(offset[1]) < 0.1
+    # Read as a tile, the last cell's letter is its own; on their squares no letter is stray.
+    assert stray_letters(board, [cell for cell in empty if cell != last], list(faces)) == []
+    centred = _board(faces)
+    assert stray_letters(centred, [cell for cell in empty if cell != last], list(faces)) == []
+
+
+def test_ink_too_near_a_tiles_letter_is_that_tile_not_another() -> None:
+    """A dark bar of a letter's size half a cell left of an empty square: beside a tile whose
+    letter lies half a cell from it (a tile's shadowed side), it is no tile of its own, since
+    two tiles cannot overlap; with no tile there it is a stray letter."""
+    faces = {(6, ROW): _face("E")}
+    board = _board(faces)
+    x = MARGIN_PX + 7 * CELL_PX + 2
+    y = MARGIN_PX + ROW * CELL_PX + CELL_PX // 4
+    board.image[y:y + CELL_PX // 2, x:x + 5] = (20, 20, 20)
+    empty = [(col, row) for row in range(15) for col in range(15) if (col, row) != (6, ROW)]
+    assert stray_letters(board, empty, [(6, ROW)]) == []
+    alone = _board({})
+    alone.image[y:y + CELL_PX // 2, x:x + 5] = (20, 20, 20)
+    assert [cell for cell, _ in stray_letters(alone, empty, [])] == [(7, ROW)]
+
+
+def test_a_tile_half_on_the_next_square_is_read_and_named() -> None:
+    """Without the search the last tile of the word is read as empty (here with a doubt named);
+    with it the word is read whole and the tile carries the warning that it lies off its
+    square, in place of the doubt."""
+    classifier = TileClassifier.load()
+    _, board = _pushed_word()
+    last = Cell(5 + len(WORD) - 1, ROW).name
+    before = read_rectified(board, np.zeros((4, 2)), classifier=classifier, config=OFF)
+    assert "".join(cell.letter for cell in before.cells) == WORD[:-1]
+    assert before.warnings == (f"unsure whether {last} holds a tile (read as empty)",)
+    after = read_rectified(board, np.zeros((4, 2)), classifier=classifier)
+    assert "".join(cell.letter for cell in after.cells) == WORD
+    tile = next(cell for cell in after.cells if cell.cell == last)
+    assert tile.warnings == (f"{OFF_SQUARE} {last} (half on the next one: read as {last}'s)",)
+    assert after.warnings == tile.warnings
+
+
+def test_a_tile_half_on_two_empty_squares_is_named_not_placed() -> None:
+    """An E below a word's last tile, pushed 0.42 cell left, half over the empty square beside
+    its own: no tile stands beside it to say which square is its, so it is not read on either,
+    but the cell it mostly lies on is named, where before nothing was said."""
+    classifier = TileClassifier.load()
+    faces = {(5, ROW): _face("Q"), (6, ROW): _face("U"), (7, ROW): _face("I"),
+             (7, ROW + 1): _face("E")}
+    board = _board(faces, {(7, ROW + 1): (PUSH, 0)})
+    cell = Cell(7, ROW + 1).name
+    before = read_rectified(board, np.zeros((4, 2)), classifier=classifier, config=OFF)
+    after = read_rectified(board, np.zeros((4, 2)), classifier=classifier)
+    for reading in (before, after):
+        assert [tile.letter for tile in reading.cells] == ["Q", "U", "I"]
+    assert before.warnings == ()
+    assert after.warnings == (f"unsure whether {cell} holds a tile (read as empty)",)
+
+
+def test_a_photo_of_tiles_packed_tighter_than_the_squares_reads_every_letter() -> None:
+    """The alphabet laid in rows of five: J and O, each half on the square before it, were
+    read as empty (J with no warning at all); now all 26 are read, those two named."""
+    reading = read_board(ALPHABET, config=DISPUTE_CONFIG)
+    letters = {cell.cell: cell.letter for cell in reading.cells}
+    expected = {Cell(5 + i % 5, 4 + i // 5).name: chr(ord("A") + i) for i in range(26)}
+    assert letters == expected
+    named = sorted(w for w in reading.warnings if w.startswith(OFF_SQUARE))
+    assert named == [f"{OFF_SQUARE} {cell} (half on the next one: read as {cell}'s)"
+                     for cell in ("J6", "J7")]
+    before = read_board(ALPHABET, config=dataclasses.replace(DISPUTE_CONFIG, off_square_sure=2.0))
+    assert {"J6", "J7"}.isdisjoint(cell.cell for cell in before.cells)
