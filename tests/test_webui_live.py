@@ -511,6 +511,33 @@ def test_a_camera_too_far_from_the_board_is_told_so_while_waiting(client, make_g
                         r"move the camera closer or use a larger photo", details[0.3])
 
 
+def test_a_tile_half_off_its_square_is_told_while_waiting_in_the_south_view(app, make_game):
+    """The camera at West reads a tile half on the next square: while the table waits for a
+    play it is told to straighten it, the cell named as the players' board names it. A camera
+    too far from the board is told first; with nothing to put right nothing is said."""
+    south = tiles_of(CAT_S)
+    game_id, _ = make_game(dict(TWO_PLAYERS, table={"camera_side": "W"}, position={
+        "board": format_board_text(south), "to_move": "N"}))
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    seen = {cell.name: tile.token for cell, tile in live.to_camera_frame(south, "W").items()}
+    t_cell = next(iter(live.to_camera_frame(tiles_of({"I15": "T^"}), "W"))).name
+    off = f"tile off its square on {t_cell} (half on the next one: read as {t_cell}'s)"
+    data = reading(seen)
+    data["warnings"] = [off]
+    answer = [service.judge_reading(game_id, table, data) for _ in range(2)][-1]
+    assert answer["waiting_for"] == "a play" and answer["verdict"] is None
+    assert answer["detail"] == "a tile lies half off its square on I15: push it onto its square"
+    assert t_cell != "I15"  # the camera's own name for it is not the players'
+    assert service.state(game_id)["live"]["detail"] == answer["detail"]
+
+    small = "board small in the photo (cells 15 px across, 20 or more read best): move closer"
+    assert live.waiting_detail([off, small], "W") == small
+    assert live.waiting_detail([off, off.replace(t_cell, "A1")], "S") == (
+        f"tiles lie half off their squares on {t_cell}, A1: push them onto their squares")
+    assert live.waiting_detail(["unsure whether K3 holds a tile (read as empty)"], "S") == ""
+
+
 def test_a_hand_held_still_over_the_board_is_waited_out_not_read(client, make_game):
     """A still frame with a hand over the board is steady, but the referee does not read a
     board with a hole in it: it waits for a clear view and says why."""

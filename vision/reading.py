@@ -322,6 +322,13 @@ def maybe_tile_cells(warnings: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(named))
 
 
+def off_square_cells(warnings: Iterable[str]) -> list[str]:
+    """The cells that warnings name as holding a tile half off its square (``tile off its square
+    on K3``), in the order named: a plain function of the texts, as :func:`maybe_tile_cells`."""
+    named = (_CELL_NAME.search(warning) for warning in warnings if warning.startswith(OFF_SQUARE))
+    return list(dict.fromkeys(match.group() for match in named if match))
+
+
 def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str, ...]:
     """Warnings naming the cells of the turned view: "glare over K3" must point at the tile the
     turned board shows there, not at the square that had that name before the turn."""
@@ -331,4 +338,4 @@ def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str
 
 __all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "OFF_SQUARE", "OTHER_TILE_SET",
            "SMALL_BOARD", "UNSURE_WHETHER", "BoardReading", "CellReading", "ReadConfig",
-           "maybe_tile_cells"]
+           "maybe_tile_cells", "off_square_cells"]

@@ -13,11 +13,13 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.boardtext import Tile, rotate_tiles
 from referee.cells import Cell, Seat
+from vision.reading import SMALL_BOARD, off_square_cells
 from vision.steady import SteadyConfig, SteadyTracker, ViewCheck
 
 Board = dict[Cell, Tile]
@@ -88,6 +90,25 @@ def to_camera_frame(tiles: Board, camera_side: str) -> Board:
     :func:`to_south_frame`, so a reading can be compared with what the game knows."""
     turns = (4 - Seat.parse(camera_side).quarter_turns) % 4
     return rotate_tiles(tiles, turns) if turns else dict(tiles)
+
+
+def waiting_detail(warnings: Iterable[str], camera_side: str) -> str:
+    """What the table is told beside what it waits for, from a reading's warnings, when nothing
+    more pressing is said: a camera too far from the board, else the tiles lying half on the
+    next square (named in the South view), which the players can straighten before a play is
+    judged; the reader has put each on the square it mostly covers, which may not be the one
+    meant."""
+    warnings = list(warnings)
+    small = next((warning for warning in warnings if warning.startswith(SMALL_BOARD)), "")
+    if small:
+        return small
+    turns = Seat.parse(camera_side).quarter_turns
+    cells = [Cell.parse(name).turned(turns).name for name in off_square_cells(warnings)]
+    if not cells:
+        return ""
+    if len(cells) == 1:
+        return f"a tile lies half off its square on {cells[0]}: push it onto its square"
+    return f"tiles lie half off their squares on {', '.join(cells)}: push them onto their squares"
 
 
 def without_rotation(tiles: Board) -> Board:

@@ -25,7 +25,6 @@ from referee.cells import SEAT_ORDER, Cell, Seat
 from referee.errors import IllegalPlayError
 from referee.moves import Snapshot
 from vision.known import Doubts, settle
-from vision.reading import SMALL_BOARD
 from webui import db, events, live
 from webui.events import GameSession, ReplayError
 
@@ -586,10 +585,10 @@ class GameService:
     def _frame_answer(self, game_id: str, table: live.LiveTable, reading: Any, verdict: Any,
                       waiting_for: str, detail: str) -> dict[str, Any]:
         if not detail and reading:
-            # Nothing else to say: a camera too far from the board is worth saying, while the
-            # players can still move it (the reading goes on, less surely).
-            detail = next((warning for warning in reading.get("warnings", ())
-                           if warning.startswith(SMALL_BOARD)), "")
+            # Nothing else to say: what the players can still put right is worth saying (a
+            # camera too far from the board, a tile half off its square).
+            detail = live.waiting_detail(reading.get("warnings", ()),
+                                         self.session(game_id).camera_side)
         if table.set_status(waiting_for, detail):
             self.notify(game_id)
         return {"reading": reading, "verdict": verdict, "waiting_for": waiting_for,
