@@ -1,5 +1,5 @@
 """Rendered boards whose tiles lie off their squares: letters read with crops following the
-letter or not, and tiles found with the search for tiles half on the next square or not.
+letter or not, and tiles found with the search where letters lie off their squares or not.
 
 Players push tiles about: a tile 0.2-0.35 cell off its square puts its letter at the edge of
 the square's crop. Three kinds of board, read with the renderer's own corners so only the tiles
@@ -43,7 +43,7 @@ HALF = (0.4, 0.5)
 SQUARES_CONFIG = dataclasses.replace(DEFAULT_CONFIG, recentre_beyond=1.0)
 """Today's reading before crops followed the letters."""
 ON_SQUARES_CONFIG = dataclasses.replace(DEFAULT_CONFIG, off_square_sure=2.0)
-"""Today's reading before tiles half on the next square were looked for."""
+"""Today's reading before tiles were looked for where letters lie off their squares."""
 
 
 def apart_position(rng: np.random.Generator) -> dict[Cell, Tile]:
@@ -126,8 +126,8 @@ def main() -> int:
     for kind, by_config in tallies.items():
         print(f"{kind:6} {BOARDS:6d} {by_config['today'].lettered_found:6d} "
               f"{by_config['squares'].letters_right:8d} {by_config['today'].letters_right:8d}")
-    print("\ntiles found, and squares taken for tiles, without / with the search for tiles half "
-          "on the next square")
+    print("\ntiles found, and squares taken for tiles, without / with the search where letters "
+          "lie off their squares")
     print(f"{'kind':6} {'refused':>7} {'tiles':>6} {'found without':>14} {'with':>6} "
           f"{'false without':>14} {'with':>6}")
     for kind, by_config in tallies.items():

@@ -40,7 +40,7 @@ from vision.reading import (
     ReadConfig,
 )
 from vision.rectify import SIZE, RectifiedBoard, check_corners, photo_cell_px, rectify
-from vision.tilecentre import letter_offsets, stray_letters
+from vision.tilecentre import HALF_OFF, PUSHED, letter_offsets, stray_letters
 
 SOUTH_OPTIONS = ("bottom", "auto")
 
@@ -415,39 +415,55 @@ def tile_probability(board: RectifiedBoard, occupancy: OccupancyModel, shift: fl
     return np.where(probability >= sure, probability, np.mean(looks, axis=0))
 
 
+MAYBE_MISSED = 0.01
+"""An empty cell the occupancy model gave at least this is looked at again where a letter off its
+centre lies (:func:`off_square_tiles`); under it, a letter-sized blob is nearly always premium
+print (on the truth photos the search then looked at 68 cells instead of 699, and found the
+same)."""
+
+
 class OffSquareTiles(NamedTuple):
-    """Tiles found lying half on an empty cell (:func:`off_square_tiles`)."""
+    """Tiles found off their squares on cells read as empty (:func:`off_square_tiles`)."""
 
     read: dict[tuple[int, int], float]
     """Cells read as holding one, each with its probability of a tile."""
+    half_off: list[tuple[int, int]]
+    """Those of them whose tile lies half on the next square (named in a warning)."""
     doubtful: list[tuple[int, int]]
     """Cells that may hold one, half on another empty cell: which of the two is a guess."""
 
 
-def off_square_tiles(board: RectifiedBoard, tile_mask: np.ndarray, occupancy: OccupancyModel,
+def off_square_tiles(board: RectifiedBoard, probability: np.ndarray, occupancy: OccupancyModel,
                      classifier: TileClassifier, letters: str, config: ReadConfig
                      ) -> OffSquareTiles:
-    """Empty cells (``tile_mask`` false) holding a tile that lies half on the next square.
+    """Cells read as empty (``probability`` under ``config.occupancy_threshold``) that hold a tile
+    pushed off its square, found from its letter.
 
-    A letter on an empty cell's edge that is no tile's (:func:`vision.tilecentre.stray_letters`)
+    A letter off an empty cell's centre that is no tile's (:func:`vision.tilecentre.stray_letters`)
     is a tile when both readers agree once it is looked at where it lies: the tile classifier,
     from a crop cut around the letter, reads a letter (not a blank) at least
     ``config.off_square_sure``, and the occupancy model, with the board moved to put that letter
     on the cell's centre, finds a tile (``config.occupancy_threshold``): on the truth photos the
-    classifier alone took two squares' edges for Ls (``ReadConfig.off_square_sure``). The tile
-    is read on the cell when the square it lies half on holds a tile of its own (or is off the
-    board), so it can be on no other; between two empty squares it is only a doubt, since half
-    a cell off either way a letter's own offset on its tile decides which square looks nearer.
+    classifier alone took two squares' edges for Ls (``ReadConfig.off_square_sure``). Two kinds
+    of cell are looked at: every empty cell beside a tile, for a letter on its edge (a tile half
+    on the next square, :data:`vision.tilecentre.HALF_OFF`), and every empty cell the model gave
+    :data:`MAYBE_MISSED` or more, for a letter a little off too (:data:`vision.tilecentre.PUSHED`).
+    A tile half on the next square is read on the cell when that square holds a tile of its own
+    (or is off the board), so it can be on no other; between two empty squares it is only a
+    doubt, since half a cell off either way a letter's own offset on its tile decides which
+    square looks nearer.
     """
-    found = OffSquareTiles({}, [])
+    found = OffSquareTiles({}, [], [])
     if config.off_square_sure > 1:
         return found
-    # Only empty cells beside a tile are looked at: a stray tile is read when the square it lies
-    # half on holds a tile, and that square is beside the cell.
-    near = cv2.dilate(tile_mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    empty = [(int(col), int(row)) for row, col in zip(*np.nonzero(near & ~tile_mask), strict=True)]
+    tile_mask = probability >= config.occupancy_threshold
+    beside = cv2.dilate(tile_mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    least = {(int(col), int(row)): HALF_OFF
+             for row, col in zip(*np.nonzero(beside & ~tile_mask), strict=True)}
+    least.update({(int(col), int(row)): PUSHED for row, col in zip(
+        *np.nonzero((probability >= MAYBE_MISSED) & ~tile_mask), strict=True)})
     tiles = [(int(col), int(row)) for row, col in zip(*np.nonzero(tile_mask), strict=True)]
-    stray = stray_letters(board, empty, tiles)
+    stray = stray_letters(board, least, tiles)
     if not stray:
         return found
     moves: list[Shift] = [(int(dx), int(dy)) for dx, dy in
@@ -464,6 +480,9 @@ def off_square_tiles(board: RectifiedBoard, tile_mask: np.ndarray, occupancy: Oc
         tile = float(occupancy.tile_probability(replace(board, image=moved))[cell[1], cell[0]])
         if tile < config.occupancy_threshold:
             continue
+        if np.abs(offset).max() < HALF_OFF:
+            found.read[cell] = tile
+            continue
         axis = int(np.argmax(np.abs(offset)))
         col, row = cell
         col, row = (col + int(np.sign(offset[0])), row) if axis == 0 else (
@@ -472,6 +491,7 @@ def off_square_tiles(board: RectifiedBoard, tile_mask: np.ndarray, occupancy: Oc
             found.doubtful.append(cell)
         else:
             found.read[cell] = tile
+            found.half_off.append(cell)
     return found
 
 
@@ -489,13 +509,13 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     probability = tile_probability(board, occupancy, config.occupancy_shift,
                                    config.occupancy_shift_sure)
     tile_mask = probability >= config.occupancy_threshold
-    pushed = off_square_tiles(board, tile_mask, occupancy, classifier, letters, config)
+    pushed = off_square_tiles(board, probability, occupancy, classifier, letters, config)
     for (col, row), tile in pushed.read.items():
         probability[row, col], tile_mask[row, col] = tile, True
     for col, row in pushed.doubtful:  # named as a doubt by _unsure_empty
         probability[row, col] = max(probability[row, col], config.unsure_empty_above)
     light = _light_warnings(board, tile_mask, config)
-    for col, row in pushed.read:
+    for col, row in pushed.half_off:
         name = Cell(col, row).name
         light.setdefault((col, row), []).append(
             f"{OFF_SQUARE} {name} (half on the next one: read as {name}'s)")

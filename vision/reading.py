@@ -85,34 +85,41 @@ class ReadConfig:
     Following the letter always (no surer-of-two) lost tiles whose dark side or neighbouring
     square's edge was taken for the letter (apart 861 -> 862 at 0.15).
 
-    ``off_square_sure``: a tile lying half on the next square is seen as a tile on neither, so
-    it is looked for from its letter (:func:`vision.read.off_square_tiles`): a letter 0.35-0.5
-    cell from the centre of an empty cell beside a tile, at least 0.7 cell from every tile's own
-    letter (two tiles cannot overlap), that the tile classifier reads, not as a blank, at least
-    this surely from a crop cut around it, and where the occupancy model, the board moved to put
-    the letter on the cell's centre, finds a tile. It is read (``tile off its square on K3``)
-    when the square it lies half on holds a tile, so it can be on no other; between two empty
-    squares it is named as a doubt. Tiles narrower than their squares, packed edge to edge,
-    drift so: the unlabelled francescov1 IMG_0967 (the alphabet in rows of five) lost two rows'
-    fifth tiles, J with no word said; now all 26 are read. On the truth photos (``tileref
-    eval``, leave-one-source-out models) one tile is found, jheidel 170755 A13 (an I whose
-    column lies a third of a cell low at the board's edge): occupancy 9 -> 8 cells wrong,
-    English letters 1452 of 1460 -> 1453 of 1461; with the truth corners nothing changes. Not
-    held out: 0.9 and the 0.7 were set looking at these photos. Read as ``tileref read`` reads
-    them (committed models), three stray letters pass the classifier: that I, and two squares'
-    edges read as Ls at 0.95 and 0.99 where the moved look sees no tile; with the truth corners
-    a tile's shadowed side, half a cell from its letter, was an I at 0.96 that the moved look
-    took for the tile beside it, until letters nearer than 0.7 were a tile's own. Held out on
-    renders with their corners given (``python -m bench offsquare``; tiles found without / with,
-    of the tiles there, and squares taken for tiles): tiles set apart and pushed 0.2-0.35 cell
-    870 / 870 of 911, false 2 / 2; crosswords pushed 0.2-0.35 768 / 769 of 793, false 12 / 12;
-    crosswords pushed 0.4-0.5 711 / 740 of 862, false 129 / 132 (tiles beside a neighbour itself
-    misread). On 100 four-seat renders (seeds 6000-6099) and 100 of random positions
-    (2200-2299), corners found and given, read as ``tileref read`` and as the live camera reads,
-    nothing changes but one empty square more named as a doubt (render 6040, its board found a
-    cell off at one side). The cost is about 5 ms a photo (truth photos at 1600 px, medians of
-    three runs in one process: 73 -> 78 ms as the live camera reads, 133 -> 140 as ``tileref
-    read``).
+    ``off_square_sure``: the occupancy model judges a cell by its edges and the rings around it,
+    which a tile pushed off its square moves, and it can miss such a tile; one lying half on the
+    next square it sees on neither. So tiles are also looked for from their letters
+    (:func:`vision.read.off_square_tiles`): a letter 0.35-0.5 cell from the centre of an empty
+    cell beside a tile, or 0.1-0.5 from that of an empty cell the model gave 0.01 or more, at
+    least 0.7 cell from every tile's own letter (two tiles cannot overlap), that the tile
+    classifier reads, not as a blank, at least this surely from a crop cut around it, and where
+    the occupancy model, the board moved to put the letter on the cell's centre, finds a tile. A
+    tile half on the next square is read (``tile off its square on K3``) when that square holds
+    a tile, so it can be on no other; between two empty squares it is named as a doubt. Tiles
+    narrower than their squares, packed edge to edge, drift so: the unlabelled francescov1
+    IMG_0967 (the alphabet in rows of five) lost two rows' fifth tiles, J with no word said; now
+    all 26 are read. On the truth photos (``tileref eval``, leave-one-source-out models) one
+    tile is found, jheidel 170755 A13 (an I whose column lies a third of a cell low at the
+    board's edge): occupancy 9 -> 8 cells wrong, English letters 1452 of 1460 -> 1453 of 1461;
+    with the truth corners nothing changes. Not held out: 0.9 and the 0.7 were set looking at
+    these photos. Read as ``tileref read`` reads them (committed models), three stray letters
+    beside tiles pass the classifier: that I, and two squares' edges read as Ls at 0.95 and 0.99
+    where the moved look sees no tile; with the truth corners a tile's shadowed side, half a
+    cell from its letter, was an I at 0.96 that the moved look took for the tile beside it,
+    until letters nearer than 0.7 were a tile's own. Held out on renders with their corners
+    given (``python -m bench offsquare``; tiles found without / with, of the tiles there, and
+    squares taken for tiles): tiles set apart and pushed 0.2-0.35 cell 870 / 895 of 911, false 2
+    / 2; crosswords pushed 0.2-0.35 768 / 778 of 793, false 12 / 12; crosswords pushed 0.4-0.5
+    711 / 740 of 862, false 129 / 132 (tiles beside a neighbour itself misread); of the tiles
+    found, letters right 849 -> 873 and 754 -> 763 on the first two. On 100 four-seat renders
+    (seeds 6000-6099) and 100 of random positions (2200-2299), read as ``tileref read`` and as
+    the live camera reads: corners given, 1 and 2 four-seat tiles more found, no random one;
+    corners found, 7 and 3 random tiles more, no four-seat one; each with its letter, no square
+    taken for a tile, and one empty square more named as a doubt (a four-seat render whose board
+    was found a cell off at one side). ``bench early`` and ``bench blanks`` read as before.
+    Looking only beside tiles and only from 0.35 found 870 and 769 of the first two kinds;
+    looking at every empty cell from 0.1, 896 and 779, the search taking three times as long.
+    The cost is 6-12 ms a photo (truth photos at 1600 px, medians of three runs in one
+    process: 71 -> 77 ms as the live camera reads, 146 -> 158 as ``tileref read``).
 
     ``occupancy_shift``: the occupancy model is read five times, with the grid where it was found
     and moved this share of a cell left, right, up and down, and the probabilities averaged
@@ -182,7 +189,7 @@ class ReadConfig:
     occupancy_shift_sure: float = 0.95  # ...except a tile the grid as found is this sure of
     small_cell_px: float = 20.0  # a median cell smaller than this (photo pixels): warned about
     face_blanks: bool = True  # a blank faces the tiles beside it (vision.blankfacing), not a guess
-    off_square_sure: float = 0.9  # a letter on an empty cell's edge this sure: a tile (>1: off)
+    off_square_sure: float = 0.9  # a letter off an empty cell's centre this sure: a tile (>1: off)
 
 
 DEFAULT_CONFIG = ReadConfig()

@@ -4,12 +4,14 @@ Players push tiles about, and a grid found a little off moves every square again
 a crop cut around the square then cuts the letter at its edge (a K's stem gone reads N). This
 module looks at each occupied cell through a crop grown by half a cell on every side, finds the
 letter as the letter-sized blob of ink nearest the cell's centre, and says how far its centre
-lies from the cell's centre. Looked at from an empty cell, a letter on the cell's edge that no
-tile owns is a tile lying half on the next square (:func:`stray_letters`). It knows nothing of
-the game: only ink, sizes and distances.
+lies from the cell's centre. Looked at from an empty cell, a letter off its centre that no tile
+owns may be a tile pushed aside or lying half on the next square (:func:`stray_letters`). It
+knows nothing of the game: only ink, sizes and distances.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import cv2
 import numpy as np
@@ -32,11 +34,14 @@ LETTER_SHORT = 0.06
 LETTER_REACH = 0.55
 """A letter whose centre lies further than this (cells, each axis) from the cell's centre is a
 neighbour's: a tile pushed half a cell off still has its letter within it."""
-HALF_OFF = (0.35, 0.5)
-"""A letter this far (cells, on the farther axis) from an empty cell's centre lies on the edge
-it shares with a neighbour: a tile half on that cell (:func:`stray_letters`). Nearer, it would
-be the cell's own letter, which the occupancy model sees; a letter on its square lies about
-0.05 cell off, and crops follow one from 0.25 (``ReadConfig.recentre_beyond``)."""
+PUSHED = 0.1
+"""A letter this far (cells, on the farther axis) from an empty cell's centre lies off it, its
+tile pushed aside: one the occupancy model can miss, since it judges a cell by its edges and
+the rings around it, which a pushed tile moves (:func:`stray_letters`). Nearer, the model saw
+what is there; a letter on its square lies about 0.05 cell off."""
+HALF_OFF = 0.35
+"""From this far the letter lies on the edge the cell shares with the next square, its tile half
+on each, up to half a cell (further, it is the next square's)."""
 TILES_APART = 0.7
 """Two tiles' letters lie at least this far apart (cells, on the farther axis): a tile is 0.85-0.95
 of a cell wide and two cannot overlap. Ink nearer a tile's letter is that tile's (the letter
@@ -104,28 +109,30 @@ def offsets_in_ink(ink: np.ndarray) -> np.ndarray:
     return offsets
 
 
-def stray_letters(board: RectifiedBoard, empty: list[tuple[int, int]],
+def stray_letters(board: RectifiedBoard, empty: Mapping[tuple[int, int], float],
                   tiles: list[tuple[int, int]]) -> list[tuple[tuple[int, int], np.ndarray]]:
-    """The empty cells with a letter lying on their edge that is no tile's letter, each with
-    that letter's offset (right, down; in cells): a tile pushed half off its square, or packed
-    against its neighbours tighter than the squares are wide, which no cell saw as a tile.
+    """The empty cells with a letter lying off their centre that is no tile's letter, each with
+    that letter's offset (right, down; in cells): a tile pushed aside, or packed against its
+    neighbours tighter than the squares are wide, which no cell was seen to hold.
 
     Why: the occupancy model looks at each cell as a square with a tile on it or not, and a tile
     lying half on two squares is neither. Tiles smaller than their squares, laid edge to edge,
     drift half a cell over five tiles (the unlabelled francescov1 IMG_0967: the alphabet in rows
-    of five, two rows' fifth tiles read as empty, J with no warning at all). Only ink is
-    looked at here: whether the letter is a tile's is for the reader to judge. ``tiles`` are the
-    cells read as tiles, whose letters are not stray; of two empty cells seeing one letter, the
-    first keeps it.
+    of five, two rows' fifth tiles read as empty, J with no warning at all). ``empty`` maps each
+    cell to look at to the least offset its letter must lie at (:data:`PUSHED` or
+    :data:`HALF_OFF`); the most is half a cell. ``tiles`` are the cells read as tiles, whose
+    letters are not stray; of two empty cells seeing one letter, the first keeps it. Only ink is
+    looked at here: whether the letter is a tile's is for the reader to judge.
     """
     if not empty:
         return []
-    offsets = letter_offsets(board, [*tiles, *empty])  # one look at the board for both
+    cells = list(empty)
+    offsets = letter_offsets(board, [*tiles, *cells])  # one look at the board for both
     taken = list(np.array(tiles, dtype=np.float64).reshape(-1, 2) + offsets[:len(tiles)])
     found = []
-    for cell, offset in zip(empty, offsets[len(tiles):], strict=True):
+    for cell, offset in zip(cells, offsets[len(tiles):], strict=True):
         far = float(np.abs(offset).max())
-        if not HALF_OFF[0] <= far <= HALF_OFF[1]:
+        if not empty[cell] <= far <= 0.5:
             continue
         where = np.asarray(cell, dtype=np.float64) + offset
         if any(float(np.abs(where - other).max()) < TILES_APART for other in taken):
@@ -135,5 +142,5 @@ def stray_letters(board: RectifiedBoard, empty: list[tuple[int, int]],
     return found
 
 
-__all__ = ["HALF_OFF", "LOOK_PAD", "TILES_APART", "letter_offsets", "offsets_in_ink",
+__all__ = ["HALF_OFF", "LOOK_PAD", "PUSHED", "TILES_APART", "letter_offsets", "offsets_in_ink",
            "stray_letters"]
