@@ -418,8 +418,8 @@ def tile_probability(board: RectifiedBoard, occupancy: OccupancyModel, shift: fl
 MAYBE_MISSED = 0.01
 """An empty cell the occupancy model gave at least this is looked at again where a letter off its
 centre lies (:func:`off_square_tiles`); under it, a letter-sized blob is nearly always premium
-print (on the truth photos the search then looked at 68 cells instead of 699, and found the
-same)."""
+print (on the truth photos the search then weighed 64 stray letters instead of 699, and found
+the same)."""
 
 
 class OffSquareTiles(NamedTuple):
