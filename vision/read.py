@@ -484,10 +484,9 @@ def off_square_tiles(board: RectifiedBoard, probability: np.ndarray, occupancy: 
             found.read[cell] = tile
             continue
         axis = int(np.argmax(np.abs(offset)))
-        col, row = cell
-        col, row = (col + int(np.sign(offset[0])), row) if axis == 0 else (
-            col, row + int(np.sign(offset[1])))
-        if 0 <= col < SIZE and 0 <= row < SIZE and not tile_mask[row, col]:
+        step = int(np.sign(offset[axis]))
+        side = Cell(*cell).offset(*((step, 0) if axis == 0 else (0, step)))
+        if side.on_board() and not tile_mask[side.row, side.col]:
             found.doubtful.append(cell)
         else:
             found.read[cell] = tile

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from referee.boardtext import Tile, format_board_text, rotate_tiles
@@ -323,17 +323,21 @@ def maybe_tile_cells(warnings: Iterable[str]) -> list[str]:
     A plain function of the warning texts, so that a reading known only as its JSON (the web
     service's frames) is understood the same way as a :class:`BoardReading`.
     """
-    named = (match.group() for warning in warnings
-             if warning.endswith(MAY_HIDE_A_TILE) or warning.startswith(UNSURE_WHETHER)
-             for match in _CELL_NAME.finditer(warning))
-    return list(dict.fromkeys(named))
+    return _cells_named(warnings, lambda warning: warning.endswith(MAY_HIDE_A_TILE)
+                        or warning.startswith(UNSURE_WHETHER))
 
 
 def off_square_cells(warnings: Iterable[str]) -> list[str]:
     """The cells that warnings name as holding a tile half off its square (``tile off its square
     on K3``), in the order named: a plain function of the texts, as :func:`maybe_tile_cells`."""
-    named = (_CELL_NAME.search(warning) for warning in warnings if warning.startswith(OFF_SQUARE))
-    return list(dict.fromkeys(match.group() for match in named if match))
+    return _cells_named(warnings, lambda warning: warning.startswith(OFF_SQUARE))
+
+
+def _cells_named(warnings: Iterable[str], chosen: Callable[[str], bool]) -> list[str]:
+    """Every cell the ``chosen`` warnings name, once each, in the order named."""
+    named = (match.group() for warning in warnings if chosen(warning)
+             for match in _CELL_NAME.finditer(warning))
+    return list(dict.fromkeys(named))
 
 
 def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str, ...]:
