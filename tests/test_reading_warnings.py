@@ -10,12 +10,13 @@ import pytest
 
 from referee.boardtext import Tile
 from referee.cells import Cell
+from vision.classify import BLANK, BOARD_PRIOR_MIN_TILES, TileGuess
 from vision.errors import ImageQualityError
 from vision.eval_reading import photo_corners
 from vision.occupancy import OccupancyModel
 from vision.overlay import DOUBT_BGR, draw_overlay
-from vision.read import read_board
-from vision.reading import BoardReading, CellReading
+from vision.read import lone_turns, read_board
+from vision.reading import BoardReading, CellReading, ReadConfig
 from vision.rectify import RectifiedBoard
 from vision.render import RenderOptions, render_board_photo, soft_focus
 from vision.truth import DEV_PHOTOS, read_truth
@@ -194,3 +195,32 @@ def test_a_sharp_blank_on_a_real_photo_is_not_called_blurred() -> None:
     reading = read_board(cv2.imread(str(photo)), corners=photo_corners(read_truth(photo)))
     assert {"O10", "O15"} <= {c.cell for c in reading.cells if c.blank}
     assert not [w for w in reading.warnings if w.startswith("blur over")]
+
+
+def test_a_tile_turned_unlike_every_other_is_found_and_weighed_by_its_own_bar() -> None:
+    # Eight tiles facing South and one facing North: the board's rotations back the eight, not
+    # the one, so it needs ReadConfig.lone_turn_confidence to pass unflagged. A bar above any
+    # confidence flags it, and it alone; the everyday bar leaves this sharp render unflagged.
+    tiles = {Cell(3 + i, 7): Tile(letter, rotation=0) for i, letter in enumerate("STANDING")}
+    tiles[Cell(7, 8)] = Tile("K", rotation=180)
+    photo = render_board_photo(tiles, seed=4243, width=1600, height=1200)
+    everyday = read_board(photo.image, corners=photo.corners)
+    read = {cell.cell: cell for cell in everyday.cells}
+    assert read["H9"].letter == "K" and read["H9"].rotation == 180
+    assert not [w for w in everyday.warnings if w.startswith("unsure of the letter")]
+    strict = read_board(photo.image, corners=photo.corners,
+                        config=ReadConfig(lone_turn_confidence=1.01))
+    (flag,) = [w for w in strict.warnings if w.startswith("unsure of the letter")]
+    assert flag.startswith("unsure of the letter on H9 (K, maybe ")
+
+
+def test_only_a_lettered_tile_alone_at_its_rotation_on_a_big_enough_board_is_lone() -> None:
+    guesses = [TileGuess("A", 0, 0.99, "R")] * 7 + [TileGuess("Q", 180, 0.7, "O"),
+                                                     TileGuess(BLANK, 90, 0.9, "I")]
+    # The blank faces a way of its own but shows no way up; the Q is the one tile turned alone.
+    assert lone_turns(guesses) == [False] * 7 + [True, False]
+    # Two tiles turned alike back each other.
+    assert lone_turns([*guesses, TileGuess("U", 180, 0.9, "V")])[7] is False
+    # Under BOARD_PRIOR_MIN_TILES tiles the board says nothing of rotations.
+    few = guesses[:BOARD_PRIOR_MIN_TILES - 2] + [guesses[7]]
+    assert not any(lone_turns(few))

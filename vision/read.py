@@ -21,7 +21,7 @@ from referee.cells import Cell
 from referee.tiles import TileSet, load_tile_set, tile_set_names
 from vision.blankfacing import face_blanks
 from vision.bytestats import ranked
-from vision.classify import BLANK, CROP_PAD, TileClassifier, TileGuess
+from vision.classify import BLANK, BOARD_PRIOR_MIN_TILES, CROP_PAD, TileClassifier, TileGuess
 from vision.cover import covered_groups
 from vision.diacritics import marked_twins, marks_unread, read_marks
 from vision.errors import ImageQualityError, VisionError
@@ -543,9 +543,10 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     timings["classify_ms"] = (time.perf_counter() - started) * 1000
     blurred = _blurred_tiles(occupied, crops, guesses, config.blur_ratio)
     blank_share = _blank_share(guesses, tile_set.blanks)
+    lone = lone_turns(guesses)
     readings: list[CellReading] = []
     warnings: list[str] = list(other_set)  # about the whole photo: first, as SMALL_BOARD
-    for (col, row), guess, soft in zip(occupied, guesses, blurred, strict=True):
+    for (col, row), guess, soft, alone in zip(occupied, guesses, blurred, lone, strict=True):
         name = Cell(col, row).name
         cell_warnings = list(light.get((col, row), []))
         if soft:
@@ -557,8 +558,8 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         # A blank has no letter to be unsure of: it is flagged as one of more than the set holds
         # (_blank_share), and then every one is, however surely read. Flagged by confidence,
         # three blanks of a set of two, each believed at most 2/3, had all passed as sure.
-        if (confidence < config.low_confidence if guess.letter != BLANK
-                else blank_share < 1):
+        least = config.lone_turn_confidence if alone else config.low_confidence
+        if confidence < least if guess.letter != BLANK else blank_share < 1:
             cell_warnings.append(f"unsure of the letter on {name} ({guess.letter}, maybe "
                                  f"{guess.runner_up})")
         readings.append(CellReading(
@@ -603,6 +604,21 @@ def _blank_share(guesses: list[TileGuess], blanks_in_set: int) -> float:
     """
     read = sum(guess.letter == BLANK for guess in guesses)
     return 1.0 if read <= blanks_in_set else blanks_in_set / read
+
+
+def lone_turns(guesses: list[TileGuess]) -> list[bool]:
+    """Which tiles are turned unlike every other lettered tile of the board.
+
+    The board's rotations back a letter read at a rotation other tiles share; a tile alone at
+    its rotation has no such backing, and an upside-down Ö read as a Q is one
+    (``ReadConfig.lone_turn_confidence``). Boards of fewer than
+    :data:`vision.classify.BOARD_PRIOR_MIN_TILES` tiles say nothing of rotations, and blanks
+    show no way up of their own.
+    """
+    if len(guesses) < BOARD_PRIOR_MIN_TILES:
+        return [False] * len(guesses)
+    turns = Counter(guess.rotation for guess in guesses if guess.letter != BLANK)
+    return [guess.letter != BLANK and turns[guess.rotation] == 1 for guess in guesses]
 
 
 def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
@@ -738,5 +754,5 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
     return reading
 
 
-__all__ = ["SOUTH_OPTIONS", "blur_px", "follow_letters", "read_board", "read_rectified",
-           "second_look", "tile_probability", "upright_turns"]
+__all__ = ["SOUTH_OPTIONS", "blur_px", "follow_letters", "lone_turns", "read_board",
+           "read_rectified", "second_look", "tile_probability", "upright_turns"]

@@ -30,6 +30,15 @@ class ReadConfig:
     live camera reads, 0.7 took the wrong letters or rotations flagged from 22 to 24 of 31 for
     15 more right ones (100 of 5258), where 0.65 took none. 0.8 flags one more wrong letter on
     the truth photos and on the renders, none with the truth corners, for 34-45 more right ones.
+    ``lone_turn_confidence`` is that confidence for a tile turned unlike every other lettered tile
+    of a board of :data:`vision.classify.BOARD_PRIOR_MIN_TILES` or more: the board's rotations
+    (:meth:`vision.classify.TileClassifier.with_board_rotations`) vouch for a tile whose way up
+    others share, and for this one they cannot. On the truth photos read as ``tileref eval``
+    reads them, 3 tiles were so turned: an upside-down Ö read as a Q at 0.704, unflagged, and
+    at 0.615, and an I (its letter unknown to the truth) at 0.98. On 200 renders read both ways
+    (seeds 6000-6099 with four seats, 2200-2299 with one to four), 43: 42 right at 0.87 to 1.0,
+    one wrong at 0.51 and 0.6. 0.8 sits in the gap between 0.704 and 0.87; chosen on those
+    photos, so not a held-out figure: it flags the one wrong letter more, and no right one.
     ``ocr_second_opinion`` hands letters read with less than ``ocr_below`` confidence to
     Tesseract, whose letter then wins (``python -m bench ocr``): on the truth photos read as
     ``tileref eval`` reads them, English letters right without it, and asked below 0.5, 0.6, 0.7
@@ -172,6 +181,7 @@ class ReadConfig:
     occupancy_threshold: float = 0.5
     unsure_empty_above: float = 0.15  # an empty cell at least this likely a tile is named
     low_confidence: float = 0.7
+    lone_turn_confidence: float = 0.8  # ...or this, for a tile turned unlike every other one
     ocr_second_opinion: bool = False
     ocr_below: float = 0.5
     glare_fraction: float = 0.12  # share of a cell's pixels blown out before "glare" is said
