@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import vision.read as read
+from vision import quality
 from vision.classify import CROP_PAD
 from vision.reading import DEFAULT_CONFIG
 from vision.rectify import SIZE, RectifiedBoard
@@ -42,4 +43,4 @@ def test_a_letter_followed_off_a_corner_square_keeps_the_crop_whole(
                                               "AB", DEFAULT_CONFIG)
     assert all(crop.shape == crops[0].shape for crop in followed)
     assert all(shift != (0, 0) for shift in shifts)
-    assert len(read._sharpness(followed)) == len(cells)
+    assert len(quality.sharpness(followed)) == len(cells)

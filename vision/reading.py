@@ -50,7 +50,7 @@ class ReadConfig:
     +1, -2, -1, +2 and +1 (scratch runs), no more than the seed itself moves them.
 
     ``max_tile_blur_px`` refuses a photo whose tiles are smeared wider than this (rectified
-    pixels of a 48 px cell, :func:`vision.read.blur_px`). Measured on 7 truth photos of 5
+    pixels of a 48 px cell, :func:`vision.quality.blur_px`). Measured on 7 truth photos of 5
     sources blurred in the photo (motion at 0 and 60 degrees, and defocus) with held-out models,
     tiles wrong (false, missed or misread) by the figure: under 6 px a median 8-9 %, as sharp;
     6-8 px 12 %; 8-10 px 24 %; 10-12 px 48 %; 12-15 px 59 %; over 15 px all. Clean renders hold
