@@ -143,6 +143,26 @@ def test_dispute_page_shows_overlay_board_and_judges(client):
                          rf'data-tile="{letter}"', html), cell
 
 
+@pytest.mark.photos
+def test_the_dispute_board_rings_every_square_a_warning_names(client):
+    # A dim, soft photo read with warnings (blur, a tile half off its square, a doubtful empty
+    # square): each square they name is ringed on the drawn board, and no other.
+    photo = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170755.jpg"
+    upload = client.post("/dispute", data={"photo": (photo.open("rb"), photo.name)},
+                         content_type="multipart/form-data")
+    html = client.get(upload.headers["Location"]).get_data(as_text=True)
+    warnings = re.findall(r"<li>([^<]*)</li>", html)
+    named = {cell for warning in warnings
+             for cell in re.findall(r"\b[A-O](?:1[0-5]|[1-9])\b", warning)}
+    assert len(named) >= 2, warnings
+    squares = html.split('<g class="cell')[1:]
+    assert len(squares) == 225
+    ringed = {re.search(r'data-cell="([A-O]\d+)"', square).group(1) for square in squares
+              if '<rect class="check"' in square}
+    assert ringed == named
+    assert f"Ringed: the {len(named)} squares the warnings name." in html
+
+
 def test_dispute_upload_of_a_non_image_is_refused(client, app):
     response = client.post("/dispute", data={"photo": (io.BytesIO(b"nope"), "x.jpg")},
                            content_type="multipart/form-data")

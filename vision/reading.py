@@ -343,6 +343,13 @@ def off_square_cells(warnings: Iterable[str]) -> list[str]:
     return _cells_named(warnings, lambda warning: warning.startswith(OFF_SQUARE))
 
 
+def warned_cells(warnings: Iterable[str]) -> list[str]:
+    """Every cell any warning names, in the order named: the squares a person should look at on
+    the table before trusting the reading (a plain function of the texts, as
+    :func:`maybe_tile_cells`)."""
+    return _cells_named(warnings, lambda warning: True)
+
+
 def _cells_named(warnings: Iterable[str], chosen: Callable[[str], bool]) -> list[str]:
     """Every cell the ``chosen`` warnings name, once each, in the order named."""
     named = (match.group() for warning in warnings if chosen(warning)
@@ -359,4 +366,4 @@ def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str
 
 __all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "OFF_SQUARE", "OTHER_TILE_SET",
            "SMALL_BOARD", "UNSURE_WHETHER", "BoardReading", "CellReading", "ReadConfig",
-           "maybe_tile_cells", "off_square_cells"]
+           "maybe_tile_cells", "off_square_cells", "warned_cells"]

@@ -29,6 +29,7 @@ from flask import (
 from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import COLUMNS, SIZE, Cell, Seat
 from referee.tiles import load_tile_set, tile_set_names
+from vision.reading import warned_cells
 from webui import get_service
 from webui.service import ServiceError, parse_corners, tile_set_option
 
@@ -70,7 +71,7 @@ class DrawnCell:
     tile: Tile | None
     value: int
     owner: str | None
-    marks: tuple[str, ...]   # "remove", "captured", "placed", "seen", "missing"
+    marks: tuple[str, ...]   # "remove", "captured", "placed", "seen", "missing", "check"
     ghost: str | None = None  # the letter of a tile still to be lifted off (no longer in play)
 
     @property
@@ -446,9 +447,13 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
                            "it again, or take another photo."
         return context
     reading = result["reading"]
+    # The squares a warning names are ringed on the board, so the players find them on the
+    # table without matching names by hand.
+    check = warned_cells(reading.get("warnings") or [])
     context.update(reading=reading, overlay=result["overlay_png"], size=result["size"],
-                   corners=reading.get("corners"),
-                   cells=draw_board(reading["board"], "archipelago", {"tiles": tiles}))
+                   corners=reading.get("corners"), check=check,
+                   cells=draw_board(reading["board"], "archipelago", {"tiles": tiles},
+                                    {"check": check}))
     return context
 
 
@@ -494,7 +499,8 @@ def dispute_judge(photo_id: str) -> Any:
         words = verdict.get("words") or []
         context["cells"] = draw_board(after, ruleset, {"tiles": context["tiles"]}, {
             "placed": [cell for word in words[:1] for cell in word["cells"]],
-            "remove": list(verdict.get("remove") or [])})
+            "remove": list(verdict.get("remove") or []),
+            "check": context.get("check") or []})
     except ServiceError as error:
         context["verdict"] = {"legal": False, "headline": "Cannot judge this play.",
                               "details": [str(error)], "remove": [], "raw": None}
