@@ -15,7 +15,7 @@ from vision.errors import ImageQualityError
 from vision.eval_reading import photo_corners
 from vision.image import load_image
 from vision.read import read_board
-from vision.reading import ReadConfig
+from vision.reading import DISPUTE_CONFIG, ReadConfig
 from vision.render import RenderOptions, random_position, render_board_photo
 from vision.truth import DEV_PHOTOS as PHOTOS
 from vision.truth import read_truth
@@ -46,6 +46,13 @@ def _check_reading_json(data: dict, image_shape: tuple[int, ...]) -> None:
         assert len(cell["letter"]) == 1
         tile = tiles[Cell.parse(cell["cell"])]
         assert (tile.letter == cell["letter"]) or (tile.blank and cell["letter"] == "?")
+    # Every cell has a confidence: the occupied ones in "cells", the rest in "empty".
+    empty = {entry["cell"]: entry["confidence"] for entry in data["empty"]}
+    assert len(empty) == len(data["empty"])
+    assert set(empty) | {cell["cell"] for cell in data["cells"]} == {
+        Cell(col, row).name for row in range(15) for col in range(15)}
+    assert not set(empty) & {cell["cell"] for cell in data["cells"]}
+    assert all(0.0 <= confidence <= 1.0 for confidence in empty.values())
 
 
 def test_read_json_on_a_real_photo(capsys) -> None:
@@ -395,3 +402,21 @@ def test_occupancy_is_averaged_over_the_grid_moved_an_eighth_of_a_cell_each_way(
     # An empty square is still averaged: a look that sees a tile there raises a doubt.
     certain = tile_probability(board, _BrightestCell(1.0), shift, sure)  # type: ignore[arg-type]
     assert certain[7, 7] == 1 and certain[7, 8] == pytest.approx(0.2)
+
+
+@pytest.mark.photos
+def test_an_empty_cell_a_warning_doubts_is_never_read_surely_empty() -> None:
+    # jheidel 170755 is dim and soft: read as `tileref read` reads it, it names an empty square
+    # that may hold a tile. That one is no surer than a doubt (0.85); the plain empty squares
+    # of the board mostly are.
+    photo = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170755.jpg"
+    reading = read_board(photo, config=DISPUTE_CONFIG)
+    doubted = reading.warned_empty_cells()
+    assert doubted
+    assert all(reading.empty[name] <= 1 - ReadConfig().unsure_empty_above for name in doubted)
+    plain = [confidence for name, confidence in reading.empty.items() if name not in doubted]
+    assert np.median(plain) > 0.95
+    # Turned with the board, the confidences follow their squares.
+    turned = reading.turned(1)
+    for name, confidence in reading.empty.items():
+        assert turned.empty[Cell.parse(name).turned(1).name] == confidence

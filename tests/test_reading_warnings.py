@@ -71,6 +71,9 @@ def test_an_empty_cell_that_might_hold_a_tile_is_named() -> None:
     assert "".join(r.letter for r in reading.cells) == "HOUSE"
     unsure = [w for w in reading.warnings if w.startswith("unsure whether")]
     assert unsure == ["unsure whether C3 holds a tile (read as empty)"]
+    # Every cell read as empty says how sure: one less the model's probability of a tile.
+    assert reading.empty["C3"] == 0.7 and reading.empty["M12"] == 0.9
+    assert len(reading.empty) == 225 - 5 and reading.empty["A1"] == 1.0
 
 
 def test_the_overlay_boxes_the_empty_cells_warnings_name() -> None:

@@ -45,6 +45,7 @@ from vision.reading import (
     BoardReading,
     CellReading,
     ReadConfig,
+    maybe_tile_cells,
 )
 from vision.rectify import SIZE, RectifiedBoard, check_corners, rectify
 from vision.tilecentre import HALF_OFF, PUSHED, letter_offsets, stray_letters
@@ -325,7 +326,8 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     warnings.extend(_unsure_empty(probability, occupied_cells | set(light), config))
     if config.face_blanks:
         readings = face_blanks(readings)
-    return BoardReading(tuple(readings), _points(corners), tuple(warnings), timings)
+    return BoardReading(tuple(readings), _points(corners), tuple(warnings), timings,
+                        _empty_confidence(probability, occupied_cells, warnings, config))
 
 
 def _points(corners: np.ndarray) -> tuple[tuple[float, float], ...]:
@@ -350,6 +352,25 @@ def _blank_share(guesses: list[TileGuess], blanks_in_set: int) -> float:
     """
     read = sum(guess.letter == BLANK for guess in guesses)
     return 1.0 if read <= blanks_in_set else blanks_in_set / read
+
+
+def _empty_confidence(probability: np.ndarray, occupied: set[tuple[int, int]],
+                      warnings: list[str], config: ReadConfig) -> dict[str, float]:
+    """How sure the reading is that each cell read as empty is empty: one less the occupancy
+    model's probability of a tile, and no surer than a cell named as a doubt
+    (``config.unsure_empty_above``) where a warning says it may hide a tile (glare, shadow,
+    blur or something over it), since there the model's look was spoilt."""
+    named = set(maybe_tile_cells(warnings))
+    doubt = 1.0 - config.unsure_empty_above
+    empty = {}
+    for row in range(SIZE):
+        for col in range(SIZE):
+            if (col, row) in occupied:
+                continue
+            name = Cell(col, row).name
+            sure = 1.0 - float(probability[row, col])
+            empty[name] = round(min(sure, doubt) if name in named else sure, 3)
+    return empty
 
 
 def lone_turns(guesses: list[TileGuess]) -> list[bool]:

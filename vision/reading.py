@@ -246,12 +246,17 @@ class CellReading:
 
 @dataclass(frozen=True)
 class BoardReading:
-    """Every occupied cell of one photo, where the grid was, and what looked doubtful."""
+    """Every occupied cell of one photo, where the grid was, and what looked doubtful.
+
+    ``empty`` is how sure the reader is that each cell read as empty is empty ({"A1": 0.99}),
+    so that every cell of the board has a confidence, the occupied ones in ``cells``.
+    """
 
     cells: tuple[CellReading, ...]
     corners: tuple[tuple[float, float], ...]
     warnings: tuple[str, ...] = ()
     timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
+    empty: dict[str, float] = field(default_factory=dict)
 
     def tiles(self) -> dict[Cell, Tile]:
         return {Cell.parse(reading.cell): reading.tile for reading in self.cells}
@@ -267,6 +272,8 @@ class BoardReading:
             "cells": [reading.to_json() for reading in self.cells],
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "warnings": list(self.warnings),
+            "empty": [{"cell": name, "confidence": round(float(confidence), 3)}
+                      for name, confidence in sorted(self.empty.items(), key=_board_order)],
         }
 
     def to_json_text(self) -> str:
@@ -304,8 +311,11 @@ class BoardReading:
         cells.sort(key=lambda r: (Cell.parse(r.cell).row, Cell.parse(r.cell).col))
         # Turning the view clockwise by k: the new top-left is the old corner k places earlier.
         corners = tuple(self.corners[(i - quarter_turns) % 4] for i in range(4))
+        empty = {Cell.parse(name).turned(quarter_turns).name: confidence
+                 for name, confidence in self.empty.items()}
         return BoardReading(tuple(cells), corners,
-                            _turned_warnings(self.warnings, quarter_turns), dict(self.timings_ms))
+                            _turned_warnings(self.warnings, quarter_turns), dict(self.timings_ms),
+                            empty)
 
 
 MAY_HIDE_A_TILE = " (may hide a tile)"
@@ -355,6 +365,12 @@ def _cells_named(warnings: Iterable[str], chosen: Callable[[str], bool]) -> list
     named = (match.group() for warning in warnings if chosen(warning)
              for match in _CELL_NAME.finditer(warning))
     return list(dict.fromkeys(named))
+
+
+def _board_order(item: tuple[str, float]) -> tuple[int, int]:
+    """Row by row, left to right: the order ``cells`` are listed in."""
+    cell = Cell.parse(item[0])
+    return cell.row, cell.col
 
 
 def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str, ...]:
