@@ -16,6 +16,7 @@ from vision.eval_reading import (
     errata_entries,
     evaluate_photo,
     game_predecessors,
+    known_board,
     load_errata,
     print_table,
     run_reading_eval,
@@ -245,6 +246,20 @@ def test_photos_of_one_game_follow_each_other_where_no_tile_left_the_board() -> 
     assert "jheidel__scrabble-opencv__IMG_20151016_165412.jpg" not in before
     name, board = before["jheidel__scrabble-opencv__IMG_20141025_164039.jpg"]
     assert name == "jheidel__scrabble-opencv__IMG_20141025_163953.jpg" and len(board) == 9
+
+
+def test_a_game_knows_rotations_only_where_its_truth_has_them() -> None:
+    # The jheidel photos are of a scrabble game: the referee knows their tiles without a
+    # rotation, so a letter read doubtfully at any rotation gives way to the known one. The one
+    # truth with a rotation sidecar (a Polish board of turned tiles) keeps each tile's way.
+    photos = sorted(PHOTOS.glob("jheidel__*_20151016_1707*.jpg"))
+    _, board = game_predecessors(photos, load_errata())[photos[-1].name]
+    assert board and all(tile.rotation is None for tile in board.values())
+    turned = read_truth(PHOTOS / "kristopalka__scrabble-solver__red_boards_013.jpg")
+    assert turned.has_rotations
+    known = known_board(turned.grid, rotations=True)
+    assert {tile.rotation for tile in known.values()} >= {0, 90, 180, 270}
+    assert all(tile.rotation is None for tile in known_board(turned.grid).values())
 
 
 def test_a_blank_missed_on_a_real_photo_is_kept_when_the_game_knows_it() -> None:

@@ -299,11 +299,15 @@ def evaluate_photo(photo: Path, *, given_corners: bool = False, models=None,
     return row
 
 
-def known_board(grid: list[list[TruthCell | None]]) -> dict[Cell, Tile]:
+def known_board(grid: list[list[TruthCell | None]], rotations: bool = False
+                ) -> dict[Cell, Tile]:
     """The tiles of a (corrected) truth grid as a game would know them: a truth ``?`` is taken
-    for a blank, and letters without a rotation sidecar stand upright in the truth's view."""
+    for a blank. With ``rotations`` (a truth that has a rotation sidecar: an archipelago board)
+    each tile faces its way, a letter without one upright in the truth's view; without, the
+    photos are of scrabble games, whose tiles the referee knows without a rotation, as the live
+    table's scrabble game does (:func:`vision.known.settle` then compares letters alone)."""
     return {Cell(col, row): Tile(cell.letter, cell.blank or cell.letter == "?",
-                                 cell.rotation or 0)
+                                 (cell.rotation or 0) if rotations else None)
             for row, cells in enumerate(grid) for col, cell in enumerate(cells)
             if cell is not None and cell.letter is not None}
 
@@ -323,7 +327,8 @@ def game_predecessors(photos: list[Path], errata: Errata
     by_source: dict[str, list[Path]] = {}
     for photo in photos:
         truth = read_truth(photo)
-        boards[photo.name] = known_board(corrected_grid(truth, errata.get(photo.name, {})))
+        boards[photo.name] = known_board(corrected_grid(truth, errata.get(photo.name, {})),
+                                         rotations=truth.has_rotations)
         by_source.setdefault(truth.source, []).append(photo)
     before: dict[str, tuple[str, dict[Cell, Tile]]] = {}
     for group in by_source.values():
