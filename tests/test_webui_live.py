@@ -511,7 +511,8 @@ def test_a_camera_too_far_from_the_board_is_told_so_while_waiting(client, make_g
                         r"move the camera closer or use a larger photo", details[0.3])
 
 
-def test_a_tile_half_off_its_square_is_told_while_waiting_in_the_south_view(app, make_game):
+def test_a_tile_half_off_its_square_is_told_while_waiting_in_the_south_view(app, client,
+                                                                            make_game):
     """The camera at West reads a tile half on the next square: while the table waits for a
     play it is told to straighten it, the cell named as the players' board names it. A camera
     too far from the board is told first; with nothing to put right nothing is said."""
@@ -530,6 +531,11 @@ def test_a_tile_half_off_its_square_is_told_while_waiting_in_the_south_view(app,
     assert answer["detail"] == "a tile lies half off its square on I15: push it onto its square"
     assert t_cell != "I15"  # the camera's own name for it is not the players'
     assert service.state(game_id)["live"]["detail"] == answer["detail"]
+    # The referee board rings the square it names, and no other.
+    panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
+    squares = panel.split('<g class="cell')[1:]
+    assert [re.search(r'data-cell="(\w+)"', square).group(1) for square in squares
+            if '<rect class="check"' in square] == ["I15"]
 
     small = "board small in the photo (cells 15 px across, 20 or more read best): move closer"
     assert live.waiting_detail([off, small], "W") == small

@@ -236,6 +236,12 @@ def panel_context(game_id: str) -> dict[str, Any]:
     if seen is not None:
         marks["seen"] = seen.seen
         marks["missing"] = seen.missing
+    table = state.get("live") or {}
+    if (not state["pending_remove"] and table.get("detail")
+            and table.get("waiting_for") == state["waiting_for"]):
+        # The squares the table is told about while it waits (a tile half off its square) are
+        # ringed on the board, as the panel shows the words (_panel.html).
+        marks["check"] = warned_cells([table["detail"]])
     ghosts = {}
     for verdict in state["moves"][-1:]:
         for captured in verdict.get("captured_words") or []:
