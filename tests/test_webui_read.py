@@ -163,6 +163,24 @@ def test_the_dispute_board_rings_every_square_a_warning_names(client):
     assert f"Ringed: the {len(named)} squares the warnings name." in html
 
 
+@pytest.mark.photos
+def test_a_german_board_read_as_english_offers_to_read_it_again_as_german(client):
+    # The umlauts' dots are seen above letters that English has no marked twin for: the page
+    # offers each tile set that has such letters, and the German one reads the Ö as an Ö.
+    photo = PHOTOS / "scrabscrap__scrabble-scraper__board-neu_board-00.jpg"
+    upload = client.post("/dispute", data={"photo": (photo.open("rb"), photo.name)},
+                         content_type="multipart/form-data")
+    html = client.get(upload.headers["Location"]).get_data(as_text=True)
+    assert "marks above" in html
+    offered = dict(re.findall(r'<a class="button" href="([^"]+)">([^<]+)</a>', html))
+    assert sorted(offered.values()) == ["German (Ä Ö Ü)", "Polish (Ą Ć Ę Ł Ń Ó Ś Ź Ż)"]
+    german = next(url for url, label in offered.items() if label.startswith("German"))
+    assert german.endswith("?tiles=german")
+    again = client.get(german.replace("&amp;", "&")).get_data(as_text=True)
+    assert "marks above" not in again and 'class="other-sets"' not in again
+    assert re.search(r'data-tile="[ÄÖÜ]', again)
+
+
 def test_dispute_upload_of_a_non_image_is_refused(client, app):
     response = client.post("/dispute", data={"photo": (io.BytesIO(b"nope"), "x.jpg")},
                            content_type="multipart/form-data")

@@ -353,6 +353,20 @@ def off_square_cells(warnings: Iterable[str]) -> list[str]:
     return _cells_named(warnings, lambda warning: warning.startswith(OFF_SQUARE))
 
 
+_OTHER_SETS = re.compile(rf"{OTHER_TILE_SET} \d+ letters, as on (.+?) tiles:")
+
+
+def other_tile_sets(warnings: Iterable[str]) -> list[str]:
+    """The tile sets an :data:`OTHER_TILE_SET` warning names ("as on german or polish tiles"),
+    in its order; none without one. A plain function of the texts, as :func:`maybe_tile_cells`,
+    so a page can offer to read the photo again with each."""
+    for warning in warnings:
+        found = _OTHER_SETS.match(warning)
+        if found:
+            return found.group(1).split(" or ")
+    return []
+
+
 def warned_cells(warnings: Iterable[str]) -> list[str]:
     """Every cell any warning names, in the order named: the squares a person should look at on
     the table before trusting the reading (a plain function of the texts, as
@@ -382,4 +396,4 @@ def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str
 
 __all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "OFF_SQUARE", "OTHER_TILE_SET",
            "SMALL_BOARD", "UNSURE_WHETHER", "BoardReading", "CellReading", "ReadConfig",
-           "maybe_tile_cells", "off_square_cells", "warned_cells"]
+           "maybe_tile_cells", "off_square_cells", "other_tile_sets", "warned_cells"]

@@ -29,7 +29,7 @@ from flask import (
 from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import COLUMNS, SIZE, Cell, Seat
 from referee.tiles import load_tile_set, tile_set_names
-from vision.reading import warned_cells
+from vision.reading import other_tile_sets, warned_cells
 from webui import get_service
 from webui.service import ServiceError, parse_corners, tile_set_option
 
@@ -456,6 +456,13 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
     # The squares a warning names are ringed on the board, so the players find them on the
     # table without matching names by hand.
     check = warned_cells(reading.get("warnings") or [])
+    # Letters with marks the chosen set has none of (an Ä read as English): one tap reads the
+    # photo again with each set that has such letters, the corners kept.
+    context["other_sets"] = [
+        {"label": TILE_SET_NAMES[name],
+         "url": url_for("pages.dispute_photo", photo_id=photo_id, tiles=name,
+                        **({"corners": corners_arg} if corners_arg else {}))}
+        for name in other_tile_sets(reading.get("warnings") or []) if name in TILE_SET_NAMES]
     context.update(reading=reading, overlay=result["overlay_png"], size=result["size"],
                    corners=reading.get("corners"), check=check,
                    cells=draw_board(reading["board"], "archipelago", {"tiles": tiles},
