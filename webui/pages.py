@@ -458,10 +458,10 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
     check = warned_cells(reading.get("warnings") or [])
     # Letters with marks the chosen set has none of (an Ä read as English): one tap reads the
     # photo again with each set that has such letters, the corners kept.
+    kept: dict[str, Any] = {"corners": corners_arg} if corners_arg else {}
     context["other_sets"] = [
         {"label": TILE_SET_NAMES[name],
-         "url": url_for("pages.dispute_photo", photo_id=photo_id, tiles=name,
-                        **({"corners": corners_arg} if corners_arg else {}))}
+         "url": url_for("pages.dispute_photo", photo_id=photo_id, tiles=name, **kept)}
         for name in other_tile_sets(reading.get("warnings") or []) if name in TILE_SET_NAMES]
     context.update(reading=reading, overlay=result["overlay_png"], size=result["size"],
                    corners=reading.get("corners"), check=check,
