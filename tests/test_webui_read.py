@@ -179,6 +179,11 @@ def test_a_german_board_read_as_english_offers_to_read_it_again_as_german(client
     again = client.get(german.replace("&amp;", "&")).get_data(as_text=True)
     assert "marks above" not in again and 'class="other-sets"' not in again
     assert re.search(r'data-tile="[ÄÖÜ]', again)
+    # Corners dragged by hand ride along.
+    corners = json.dumps([[round(x), round(y)] for x, y in read_truth(photo).corners])
+    dragged = client.get(upload.headers["Location"], query_string={"corners": corners})
+    links = re.findall(r'<a class="button" href="([^"]+)">', dragged.get_data(as_text=True))
+    assert links and all("tiles=" in link and "corners=" in link for link in links)
 
 
 def test_dispute_upload_of_a_non_image_is_refused(client, app):
