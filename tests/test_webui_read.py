@@ -144,14 +144,19 @@ def test_dispute_page_shows_overlay_board_and_judges(client):
                          rf'data-tile="{letter}"', html), cell
 
 
+def _dispute_page(client, photo: Path) -> tuple[str, str]:
+    """Upload ``photo`` as a dispute; its page's address and HTML."""
+    upload = client.post("/dispute", data={"photo": (photo.open("rb"), photo.name)},
+                         content_type="multipart/form-data")
+    location = upload.headers["Location"]
+    return location, client.get(location).get_data(as_text=True)
+
+
 @pytest.mark.photos
 def test_the_dispute_board_rings_every_square_a_warning_names(client):
     # A dim, soft photo read with warnings (blur, a tile half off its square, a doubtful empty
     # square): each square they name is ringed on the drawn board, and no other.
-    photo = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170755.jpg"
-    upload = client.post("/dispute", data={"photo": (photo.open("rb"), photo.name)},
-                         content_type="multipart/form-data")
-    html = client.get(upload.headers["Location"]).get_data(as_text=True)
+    _, html = _dispute_page(client, PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170755.jpg")
     warnings = re.findall(r"<li>([^<]*)</li>", html)
     named = {cell for warning in warnings
              for cell in re.findall(r"\b[A-O](?:1[0-5]|[1-9])\b", warning)}
@@ -168,10 +173,8 @@ def test_the_dispute_board_rings_every_square_a_warning_names(client):
 def test_a_german_board_read_as_english_offers_to_read_it_again_as_german(client):
     # The umlauts' dots are seen above letters that English has no marked twin for: the page
     # offers each tile set that has such letters, and the German one reads the Ö as an Ö.
-    photo = PHOTOS / "scrabscrap__scrabble-scraper__board-neu_board-00.jpg"
-    upload = client.post("/dispute", data={"photo": (photo.open("rb"), photo.name)},
-                         content_type="multipart/form-data")
-    html = client.get(upload.headers["Location"]).get_data(as_text=True)
+    location, html = _dispute_page(
+        client, PHOTOS / "scrabscrap__scrabble-scraper__board-neu_board-00.jpg")
     assert "marks above" in html
     offered = dict(re.findall(r'<a class="button" href="([^"]+)">([^<]+)</a>', html))
     assert sorted(offered.values()) == ["German (Ä Ö Ü)", "Polish (Ą Ć Ę Ł Ń Ó Ś Ź Ż)"]
@@ -183,7 +186,7 @@ def test_a_german_board_read_as_english_offers_to_read_it_again_as_german(client
     # Corners dragged by hand ride along (here: those found, a pixel to the right).
     found = json.loads(html_text.unescape(re.search(r'data-corners="([^"]+)"', html).group(1)))
     corners = json.dumps([[round(x) + 1, round(y)] for x, y in found])
-    dragged = client.get(upload.headers["Location"], query_string={"corners": corners})
+    dragged = client.get(location, query_string={"corners": corners})
     links = re.findall(r'<a class="button" href="([^"]+)">', dragged.get_data(as_text=True))
     assert links and all("tiles=" in link and "corners=" in link for link in links)
 
