@@ -195,3 +195,43 @@ def test_a_truncated_or_oversized_heic_is_refused_in_one_line() -> None:
     assert "corrupt" in str(info.value) and "\n" not in str(info.value)
     with pytest.raises(ImageError, match="too big"):
         load_image(data, max_pixels=100 * 199)
+
+
+def test_a_jpeg_whose_data_is_damaged_is_refused_and_the_decoder_keeps_quiet(capfd) -> None:
+    # Bytes overwritten inside the compressed data, the end-of-image marker intact: libjpeg
+    # decodes it to the end anyway, the rest of the photo flat grey, and says so only on
+    # standard error. That photo read as "no board" or "board cut off"; now it is refused as
+    # what it is, in one line, and the decoder's own line does not reach the terminal.
+    whole = PHOTO.read_bytes()
+    noise = np.random.default_rng(0).integers(0, 256, 58000, dtype=np.uint8).tobytes()
+    # Noise, and a run of bytes holding an end-of-image marker (0xFF 0xD9) of its own: libjpeg
+    # stops there and calls the rest of the data "extraneous bytes", thousands of them.
+    for damage in (noise, bytes(range(256)) * 227):
+        data = whole[:2000] + damage[:58000] + whole[60000:]
+        capfd.readouterr()
+        with pytest.raises(ImageError) as info:
+            load_image(data)
+        message = str(info.value)
+        assert message.startswith("image: corrupt JPEG data (") and "\n" not in message
+        assert "part of the photo is lost" in message
+        assert capfd.readouterr().err == ""
+    # Padding some cameras write before the end marker is harmless: libjpeg warns, nothing lost.
+    padded = PHOTO.read_bytes()
+    end = padded.rindex(b"\xff\xd9")
+    image = load_image(padded[:end] + b"\x00" * 3 + padded[end:])
+    assert np.array_equal(image, load_image(PHOTO))
+    assert capfd.readouterr().err == ""
+
+
+def test_a_png_that_cannot_be_decoded_says_what_the_decoder_said(capfd) -> None:
+    ok, encoded = cv2.imencode(".png", np.random.default_rng(1).integers(0, 255, (64, 64, 3),
+                                                                         dtype=np.uint8))
+    assert ok
+    data = bytearray(encoded.tobytes())
+    start = data.index(b"IDAT") + 20
+    data[start:start + 200] = b"\xff" * 200  # the compressed pixels, the IEND chunk kept
+    capfd.readouterr()
+    with pytest.raises(ImageError) as info:
+        load_image(bytes(data))
+    assert str(info.value).startswith("image: corrupt PNG data, cannot decode (libpng")
+    assert capfd.readouterr().err == ""

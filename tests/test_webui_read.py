@@ -197,6 +197,14 @@ def test_dispute_upload_of_a_non_image_is_refused(client, app):
     assert response.status_code == 400
     assert b"not an image" in response.data
     assert list(Path(app.config["UPLOAD_DIR"]).iterdir()) == []
+    # A JPEG whose data is damaged inside decodes, half grey: it is refused as corrupt, not kept.
+    whole = PHOTO.read_bytes()
+    damaged = whole[:2000] + bytes(58000) + whole[60000:]
+    response = client.post("/dispute", data={"photo": (io.BytesIO(damaged), "x.jpg")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert b"corrupt JPEG data" in response.data
+    assert list(Path(app.config["UPLOAD_DIR"]).iterdir()) == []
 
 
 def test_dispute_photo_without_a_board_offers_the_corner_editor(client):

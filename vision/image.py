@@ -11,7 +11,14 @@ uploads as it is) and AVIF by Pillow, with pi-heif (libheif, decoding only) for 
 from __future__ import annotations
 
 import io
+import os
+import re
+import sys
+import tempfile
+import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -132,10 +139,69 @@ def _header_size(data: bytes, name: str) -> tuple[int, int]:
             warnings.simplefilter("ignore")  # Pillow's DecompressionBombWarning: we check below
             with Image.open(io.BytesIO(data)) as header:
                 return header.size
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
+    except UnidentifiedImageError:  # its message names a Python object, no use to a person
+        raise ImageError(f"{name}: corrupt image header") from None
+    except (OSError, SyntaxError, ValueError) as error:
         raise ImageError(f"{name}: corrupt image header ({error})") from None
     except Image.DecompressionBombError:
         raise ImageError(f"{name}: image dimensions too big") from None
+
+
+_DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")
+"""How libjpeg starts the warnings it gives for a JPEG whose data is damaged or missing: it decodes
+to the end regardless, filling what it lost with flat grey blocks, and says so only on standard
+error. A photo damaged so looked like a board cut off by the image's edge, or like no board."""
+_PADDING = re.compile(r"(\d+) extraneous bytes before marker")
+_MOST_PADDING = 64
+"""...except a few stray bytes before a marker: padding some cameras write, nothing lost. Many
+thousands are the compressed data itself, cut short by a marker that the damage made."""
+_STDERR = threading.Lock()
+
+
+@contextmanager
+def _decoder_messages() -> Iterator[list[str]]:
+    """The lines the C decoders inside OpenCV print on standard error meanwhile (libjpeg,
+    libpng, OpenCV's own log), taken off the terminal; anything else printed meanwhile (another
+    thread's log) is passed on. OpenCV gives no other way to hear them: a JPEG with its data
+    damaged decodes "successfully" to a photo half grey. If standard error cannot be borrowed
+    (no file descriptor 2), nothing is heard and the decoder prints as it would.
+    """
+    messages: list[str] = []
+    with _STDERR, tempfile.TemporaryFile() as sink:
+        try:
+            sys.stderr.flush()
+            saved = os.dup(2)
+        except (OSError, ValueError):
+            yield messages
+            return
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield messages
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            for line in sink.read().decode("utf-8", "replace").splitlines():
+                if line.startswith(("Corrupt JPEG", "Premature end", "libpng", "[ WARN:")):
+                    messages.append(line)
+                elif line.strip():
+                    print(line, file=sys.stderr)
+
+
+def _padding_only(message: str) -> bool:
+    padding = _PADDING.search(message)
+    return padding is not None and int(padding.group(1)) <= _MOST_PADDING
+
+
+def _decoder_said(messages: list[str]) -> str:
+    """A decoder's first message, without OpenCV's log prefix or libjpeg's "Corrupt JPEG data:"
+    (the refusal says so itself): what a refusal quotes."""
+    if not messages:
+        return ""
+    message = messages[0].removeprefix("Corrupt JPEG data: ")
+    if message.startswith("[ WARN:"):
+        message = message.rsplit(": ", 1)[-1]
+    return f" ({message.strip()})"
 
 
 def _reduced_jpeg_flags(width: int, height: int, max_pixels: int) -> int | None:
@@ -166,7 +232,7 @@ def load_image(
     data = _read_bytes(source, max_bytes)
     kind = _sniff_format(data)
     if kind is None:
-        raise ImageError(f"{name}: not an image (expected JPEG, PNG, WebP or HEIC)")
+        raise ImageError(f"{name}: not an image (expected JPEG, PNG, WebP, HEIC or AVIF)")
     _check_complete(data, kind, name)
     if kind == "HEIF":
         _open_heif()
@@ -183,12 +249,18 @@ def load_image(
     if kind in _PILLOW_ONLY:
         return np.ascontiguousarray(_decode_with_pillow(data, kind, name))
     buffer = np.frombuffer(data, dtype=np.uint8)
-    try:
-        image = cv2.imdecode(buffer, flags)
-    except cv2.error:
-        image = None
+    with _decoder_messages() as messages:
+        try:
+            image = cv2.imdecode(buffer, flags)
+        except cv2.error:
+            image = None
     if image is None or image.size == 0:
-        raise ImageError(f"{name}: corrupt {kind} data, cannot decode")
+        raise ImageError(f"{name}: corrupt {kind} data, cannot decode{_decoder_said(messages)}")
+    damage = [message for message in messages if message.startswith(_DAMAGE)
+              and not _padding_only(message)]
+    if damage:
+        raise ImageError(f"{name}: corrupt {kind} data{_decoder_said(damage)}: part of the "
+                         "photo is lost, so send or take it again")
     if image.dtype != np.uint8:
         image = cv2.convertScaleAbs(image, alpha=255.0 / max(1, int(image.max())))
     return np.ascontiguousarray(image)
