@@ -176,6 +176,7 @@ class Place:
 
 FirstDraftMove = Sell | DiscardRow | ChooseCoaster | Place
 MOVE_KINDS = ("sell", "discard", "coaster", "place")
+MOVE_KEYS = frozenset({"player", "refill", *MOVE_KINDS})
 
 
 def _refill_from_json(value: object) -> Refill:
@@ -195,6 +196,10 @@ def move_from_json(data: object) -> FirstDraftMove:
     if not isinstance(data, dict):
         raise _bad(f"a move is a JSON object, not {type(data).__name__}")
     player = _player(data)
+    unknown = sorted(set(data) - MOVE_KEYS)
+    if unknown:  # a word from another ruleset's move would otherwise be ignored, not refused
+        raise _bad(f"unknown key {unknown[0]!r} in a First Draft move (expected "
+                   f"{', '.join(sorted(MOVE_KEYS))})")
     kinds = [key for key in MOVE_KINDS if key in data]
     if len(kinds) != 1:
         raise _bad("a First Draft move has exactly one of 'sell', 'discard', 'coaster' or"

@@ -43,6 +43,12 @@ def load_game_file(path: str | Path) -> tuple[dict[str, Any], Path]:
     except json.JSONDecodeError as error:
         raise GameFileError(f"{path}: not valid JSON ({error.msg} at line {error.lineno}, "
                             f"column {error.colno})") from None
+    except RecursionError:
+        raise GameFileError(f"{path}: not a game file (its JSON is nested thousands "
+                            "deep)") from None
+    except ValueError:  # a number of thousands of digits, past Python's limit
+        raise GameFileError(f"{path}: not a game file (a number in it is thousands of digits "
+                            "long)") from None
     check_shape(spec)
     return spec, path.resolve().parent
 

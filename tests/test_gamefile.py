@@ -63,6 +63,8 @@ GOOD = {"ruleset": "archipelago", "players": [{"name": "Ann", "seat": "S"},
 @pytest.mark.parametrize("data, fragment", [
     ("{not json", "not valid JSON"),
     ("[1, 2]", "JSON object"),
+    ("[" * 100_000 + "]" * 100_000, "nested thousands deep"),
+    ('{"ruleset": "archipelago", "players": ' + "9" * 5000 + "}", "thousands of digits"),
     ({"players": GOOD["players"]}, "needs \"ruleset\""),
     (GOOD | {"ruleset": "chess"}, "known: archipelago"),
     ({"ruleset": "archipelago"}, "\"players\""),

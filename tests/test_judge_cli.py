@@ -52,6 +52,21 @@ def test_bad_files_exit_2_with_one_line(tmp_path, capsys, content, fragment):
     assert captured.err.count("\n") == 1 and fragment in captured.err
 
 
+def test_a_first_draft_move_with_a_word_in_it_is_a_bad_move_not_a_crash(tmp_path, capsys):
+    # A fuzzer's find: "word" beside "coaster" was ignored by First Draft, and the text output
+    # then took the move for a board play and crashed looking for where the word lay.
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({
+        "ruleset": "firstdraft", "options": {"seed": 2026},
+        "players": [{"name": "Ann"}, {"name": "Bo"}],
+        "moves": [{"player": "Ann", "coaster": 2, "word": "CAT"}]}), encoding="utf-8")
+    assert main(["judge", str(path)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("1. Ann: illegal — bad-move: unknown key 'word' in a First Draft move")
+    assert main(["judge", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["moves"][0]["legal"] is False
+
+
 def test_the_real_command_in_a_fresh_process(tmp_path):
     missing = subprocess.run([sys.executable, "-m", "webui", "judge", str(tmp_path / "x.json")],
                              capture_output=True, text=True, cwd=ROOT)

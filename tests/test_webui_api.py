@@ -103,6 +103,7 @@ def test_unknown_game_is_404_before_token(client):
     b'{"ruleset": "archipelago", "players": [{"name": "A", "seat": "S"}], "options": 3}',
     b'{"ruleset": "archipelago", "players": [{"name": "A", "seat": "S"}, {"name": "B", '
     b'"seat": "N"}], "options": {"wordlist": "/etc/passwd"}}',
+    b"[" * 100_000 + b"]" * 100_000, b'{"ruleset": "archipelago", "players": ' + b"9" * 5000 + b"}",
 ])
 def test_malformed_game_bodies_are_refused(client, body):
     response = client.post("/api/games", data=body, content_type="application/json")

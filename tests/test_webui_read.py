@@ -191,6 +191,21 @@ def test_a_german_board_read_as_english_offers_to_read_it_again_as_german(client
     assert links and all("tiles=" in link and "corners=" in link for link in links)
 
 
+@pytest.mark.parametrize("player, said", [
+    ("", "name the player who made the play"),
+    ("Q", "'Q' is not a player of this archipelago play: name the seat that played it"),
+])
+def test_a_dispute_play_with_no_such_player_says_so_in_the_players_words(client, player, said):
+    # The page builds the position itself; its "position.to_move" is no field they filled in.
+    location, _ = _dispute_page(client, PHOTO)
+    judged = client.post(location + "/judge", data={
+        "ruleset": "archipelago", "player": player, "word": "CAT", "at": "H8", "dir": "across",
+        "board": ("." * 15 + "\n") * 15}).get_data(as_text=True)
+    judged = html_text.unescape(judged)
+    assert "Cannot judge this play." in judged and said in judged
+    assert "position.to_move" not in judged
+
+
 def test_dispute_upload_of_a_non_image_is_refused(client, app):
     response = client.post("/dispute", data={"photo": (io.BytesIO(b"nope"), "x.jpg")},
                            content_type="multipart/form-data")

@@ -24,7 +24,10 @@ def service_error(error: ServiceError) -> Any:
 
 
 def json_body() -> Any:
-    body = request.get_json(silent=True, force=True)
+    try:
+        body = request.get_json(silent=True, force=True)
+    except RecursionError:  # nested thousands deep: no game's JSON is
+        body = None
     if body is None:
         raise ServiceError("the body must be JSON")
     return body
@@ -167,7 +170,7 @@ def read_photo() -> Any:
     if corners:
         try:
             parsed = parse_corners(json.loads(corners))
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, or nested thousands deep
             raise ServiceError("'corners' must be JSON: four [x, y] points") from None
     overlay = request.args.get("overlay") == "1"
     tiles = request.form.get("tiles") or request.args.get("tiles") or "english"

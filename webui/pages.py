@@ -427,7 +427,7 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
     if corners_arg:
         try:
             corners = parse_corners(json.loads(corners_arg))
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, or nested thousands deep
             raise ServiceError("corners must be four [x, y] points") from None
     service = get_service()
     image = service.load_photo(path.read_bytes())

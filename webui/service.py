@@ -664,6 +664,9 @@ class GameService:
         except BoardTextError as error:
             raise ServiceError(str(error)) from None
         mover = move.get("player")
+        if not isinstance(mover, str) or not mover.strip():
+            raise ServiceError("name the player who made the play ('move.player': a seat such "
+                               "as S, or in scrabble a name)")
         players = body.get("players") or default_players(ruleset, tiles, mover)
         options = body.get("options") or {}
         if not isinstance(options, dict) or options.get("wordlist", "enable") not in \
@@ -677,9 +680,19 @@ class GameService:
                             base_dir=self.wordlist_dir)
             parsed = type(game).move_from_json(move)
         except ValueError as error:
+            if str(error).startswith("position.to_move"):  # the dispute's own spec, not theirs
+                raise ServiceError(f"{mover!r} is not a player of this {ruleset} play: name "
+                                   f"{_player_hint(ruleset)}") from None
             raise ServiceError(_one_line(error)) from None
         verdict = game.judge(parsed).to_json()
         return verdict, format_board_text(game.board.tiles)
+
+
+def _player_hint(ruleset: str) -> str:
+    """Who may make a play in a dispute of ``ruleset``, as a refusal says it."""
+    if ruleset == "archipelago":
+        return "the seat that played it: N, E, S or W"
+    return "the player as the game names them"
 
 
 def default_players(ruleset: str, tiles: dict[Cell, Tile], mover: object) -> list[dict[str, Any]]:

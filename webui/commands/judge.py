@@ -62,7 +62,7 @@ def describe_move(number: int, move: Any, verdict: dict[str, Any]) -> str:
         return f"{number}. {player} passes"
     if isinstance(move, dict) and "exchange" in move:
         return f"{number}. {player} exchanges {move['exchange']} tiles"
-    if "word" not in play:  # not a board play: a ruleset's own move kind
+    if "word" not in play or "at" not in play:  # not a board play: a ruleset's own move kind
         return _describe_other(number, player, move, verdict)
     source = " (read from the board)" if isinstance(move, dict) and "board" in move else ""
     words = verdict.get("words", [])
