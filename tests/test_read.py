@@ -251,6 +251,25 @@ def test_malformed_corners_exit_2(corners: str, capsys) -> None:
     assert capsys.readouterr().err.count("\n") == 1
 
 
+def test_corners_anticlockwise_off_the_photo_or_absurd_exit_2_saying_which(capsys) -> None:
+    # Each was read before, silently wrong: anticlockwise corners gave the board mirrored, and
+    # corners off the photo an empty board with no warning (a fuzzing helper's finds).
+    corners = photo_corners(read_truth(REAL))
+    height, width = load_image(REAL).shape[:2]
+    for given, said in (
+            (corners[::-1], "anticlockwise: give them clockwise from the top left"),
+            (corners + [width, 0], "corners lie off the photo"),
+            (corners * 1e300, "corners must be pixel positions in the photo")):
+        assert main(["read", str(REAL), "--corners", _corner_arg(given)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err, err
+    # A corner dragged onto the frame's border, a little off the photo, is still read.
+    nudged = corners.copy()
+    nudged[0] = [-0.02 * max(width, height), -0.02 * max(width, height)]
+    assert main(["read", str(REAL), "--corners", _corner_arg(nudged)]) == 0
+    capsys.readouterr()
+
+
 def test_an_unknown_tile_set_exits_2(capsys) -> None:
     corners = photo_corners(read_truth(REAL))
     assert main(["read", str(REAL), "--tiles", "klingon", "--corners", _corner_arg(corners)]) == 2

@@ -330,6 +330,24 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
                         _empty_confidence(probability, occupied_cells, warnings, config))
 
 
+CORNER_SLACK = 0.05
+"""Corners given by hand may lie this share of the photo's longer side beyond its edge (a corner
+dragged onto the frame's border); further out, part of the board is not in the photo at all."""
+
+
+def _on_the_photo(quad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``quad``, refused when it puts the grid's corners off the photo: read there, the board came
+    out empty with no word said (a fuzzing helper's find)."""
+    height, width = shape[:2]
+    slack = CORNER_SLACK * max(height, width)
+    x, y = quad[:, 0], quad[:, 1]
+    if (x < -slack).any() or (x > width + slack).any() or (y < -slack).any() or (
+            y > height + slack).any():
+        raise VisionError(f"corners lie off the photo ({width}x{height} pixels): give the "
+                          "playing grid's four corners on it")
+    return quad
+
+
 def _points(corners: np.ndarray) -> tuple[tuple[float, float], ...]:
     """Four corners as plain (x, y) pairs."""
     return tuple((float(x), float(y)) for x, y in np.asarray(corners, dtype=float).reshape(4, 2))
@@ -481,7 +499,9 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
         from vision.locate import find_board
 
         corners = find_board(image).corners
-    quad = check_corners(corners)
+        quad = check_corners(corners)
+    else:
+        quad = _on_the_photo(check_corners(corners), image.shape)
     timings["locate_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     board = rectify(image, quad, cell_px=config.cell_px, margin_cells=config.margin_cells,

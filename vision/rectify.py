@@ -66,6 +66,11 @@ class RectifiedBoard:
         return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
 
 
+MAX_CORNER_PX = 1_000_000
+"""No photo is a million pixels across: a corner further out is no pixel position (and its
+arithmetic would overflow)."""
+
+
 def check_corners(corners: np.ndarray | list) -> np.ndarray:
     """Corners as a 4x2 float array, refusing shapes that cannot be a photographed square."""
     try:
@@ -74,13 +79,21 @@ def check_corners(corners: np.ndarray | list) -> np.ndarray:
         raise VisionError("corners must be four (x, y) points") from None
     if not np.all(np.isfinite(quad)):
         raise VisionError("corners must be finite numbers")
+    if np.abs(quad).max() > MAX_CORNER_PX:
+        raise VisionError(f"corners must be pixel positions in the photo, not "
+                          f"{np.abs(quad).max():.3g}")
     # A convex quadrilateral in clockwise order (image y points down) has all cross products > 0.
     crosses = []
     for i in range(4):
         a, b, c = quad[i], quad[(i + 1) % 4], quad[(i + 2) % 4]
         ab, bc = b - a, c - b
         crosses.append(ab[0] * bc[1] - ab[1] * bc[0])
-    if not (all(value > 0 for value in crosses) or all(value < 0 for value in crosses)):
+    if all(value < 0 for value in crosses):
+        # The same square, gone round the other way: read so, the board would come out mirrored
+        # (every word backwards), so it is refused rather than turned round silently.
+        raise VisionError("corners go round the board anticlockwise: give them clockwise from "
+                          "the top left (TL, TR, BR, BL)")
+    if not all(value > 0 for value in crosses):
         raise VisionError("corners must form a convex quadrilateral (TL, TR, BR, BL)")
     if cv2.contourArea(quad.astype(np.float32)) < 15 * 15:
         raise VisionError("corners enclose less than a pixel per cell")
