@@ -29,7 +29,8 @@ def load_game_file(path: str | Path) -> tuple[dict[str, Any], Path]:
     """The parsed GAME.json and the folder its relative paths (the word list) start from."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        # utf-8-sig: a byte-order mark, as Windows Notepad saves, is no part of the JSON.
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise GameFileError(f"{path}: no such file") from None
     except IsADirectoryError:

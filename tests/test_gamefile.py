@@ -89,6 +89,12 @@ def test_malformed_files_are_one_line_errors(tmp_path, data, fragment):
     assert "\n" not in str(caught.value)
 
 
+def test_a_byte_order_mark_as_windows_notepad_saves_is_no_part_of_the_json(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(GOOD).encode("utf-8"))
+    assert judge_file(path)["moves"] == []
+
+
 def test_missing_file_and_folder(tmp_path):
     for path in (tmp_path / "nope.json", tmp_path):
         with pytest.raises(GameFileError):

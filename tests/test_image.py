@@ -235,3 +235,8 @@ def test_a_png_that_cannot_be_decoded_says_what_the_decoder_said(capfd) -> None:
         load_image(bytes(data))
     assert str(info.value).startswith("image: corrupt PNG data, cannot decode (libpng")
     assert capfd.readouterr().err == ""
+
+
+def test_an_empty_path_names_no_photo_not_the_current_folder() -> None:
+    with pytest.raises(ImageError, match=r"^no photo named \(the path is empty\)$"):
+        load_image("")

@@ -245,7 +245,7 @@ def test_a_photo_without_a_board_exits_2_with_one_line(tmp_path, capsys) -> None
     assert err.startswith("tileref read: ") and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("corners", ["1,2 3,4", "a,b c,d e,f g,h", "0,0 10,0 10,10"])
+@pytest.mark.parametrize("corners", ["1,2 3,4", "a,b c,d e,f g,h", "0,0 10,0 10,10", ""])
 def test_malformed_corners_exit_2(corners: str, capsys) -> None:
     assert main(["read", str(REAL), "--corners", corners]) == 2
     assert capsys.readouterr().err.count("\n") == 1

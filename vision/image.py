@@ -98,6 +98,8 @@ def _read_bytes(source: str | Path | bytes | bytearray | memoryview, max_bytes: 
         data = bytes(source)
         name = "image"
     else:
+        if not str(source).strip():  # Path("") is ".", the current folder: no photo named
+            raise ImageError("no photo named (the path is empty)")
         path = Path(source)
         name = path.name
         try:

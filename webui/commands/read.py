@@ -59,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         image = load_image(args.photo)
         corners: np.ndarray | list[tuple[float, float]] | None = None
-        if args.corners and args.calibration:
+        if args.corners is not None and args.calibration:
             raise ValueError("give --corners or --calibration, not both")
-        if args.corners:
+        if args.corners is not None:  # an empty one too: a script's unset variable, refused
             corners = parse_corners(args.corners)
         elif args.calibration:
             from calibration.profile import CalibrationProfile
