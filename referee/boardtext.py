@@ -19,6 +19,14 @@ class BoardTextError(ValueError):
     """Board text that cannot be read; the message names the line and what is wrong."""
 
 
+def is_tile_letter(char: str) -> bool:
+    """Whether ``char`` is one letter that can stand on a tile: a letter whose capital is one
+    letter too. Not ß (SS), ﬁ (FI) or ǰ (J and a combining caron): ``str.isalpha`` takes them,
+    and a move naming one was stored in its capitals, which no longer read back as the move
+    (a fuzzing helper's find: the game could not be rebuilt from its log)."""
+    return len(char) == 1 and char.isalpha() and len(char.upper()) == 1 and char.upper().isalpha()
+
+
 @dataclass(frozen=True)
 class Tile:
     """A tile as it lies on the board.
@@ -49,7 +57,7 @@ class Tile:
         if len(token) == 2 and token[1] in ROTATION_OF_ARROW:
             rotation = ROTATION_OF_ARROW[token[1]]
             token = token[0]
-        if len(token) != 1 or not (token == "?" or token.isalpha()):
+        if token != "?" and not is_tile_letter(token):
             raise ValueError(f"not a tile: {token!r}")
         if token == "?":
             return cls("?", True, rotation)
@@ -147,6 +155,7 @@ __all__ = [
     "Tile",
     "all_cells",
     "format_board_text",
+    "is_tile_letter",
     "parse_board_text",
     "rotate_tiles",
 ]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, cast
 
 from referee import moves, scrabble
+from referee.boardtext import is_tile_letter
 from referee.cells import Cell, Direction
 from referee.errors import IllegalPlayError, SetupError
 from referee.game import Player, Verdict, register_ruleset
@@ -79,7 +80,7 @@ def _player(data: Mapping[str, Any]) -> str:
 
 
 def _tile_letter(value: object, what: str) -> str:
-    if not isinstance(value, str) or len(value) != 1 or not (value == "?" or value.isalpha()):
+    if not isinstance(value, str) or not (value == "?" or is_tile_letter(value)):
         raise _bad(f"{what} is one tile: a letter, or '?' for a blank, not {value!r}")
     return value.upper()
 
@@ -353,7 +354,8 @@ class ColonizationGame(ScrabbleGame):
         if pid in self.languages:
             raise IllegalPlayError("bad-language", f"{pid} already speaks"
                                    f" {self.languages[pid]}")
-        if not isinstance(name, str) or len(name) != LANGUAGE_LENGTH or not name.isalpha():
+        if not isinstance(name, str) or len(name) != LANGUAGE_LENGTH or not all(
+                is_tile_letter(letter) for letter in name):
             raise IllegalPlayError("bad-language", f"a language's name uses all {LANGUAGE_LENGTH}"
                                    f" tiles drawn: 7 letters, not {name!r}")
         counts = Counter(letter for letter in name if letter.isupper())

@@ -77,7 +77,9 @@ def _bad(message: str) -> IllegalPlayError:
 
 def _letters(text: object, what: str) -> str:
     """Upper-case letters A-Z; anything else in a move is malformed."""
-    if not isinstance(text, str) or not all("A" <= c <= "Z" for c in text.upper()):
+    # Letter by letter: "ﬃ".upper() is "FFI", three letters for one sent.
+    if not isinstance(text, str) or not all("A" <= c.upper() <= "Z" and len(c.upper()) == 1
+                                            for c in text):
         raise _bad(f"{what} must be a string of letters A-Z, not {text!r}")
     return text.upper()
 

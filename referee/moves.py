@@ -12,7 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.boardtext import BoardTextError, Tile, format_board_text, parse_board_text
+from referee.boardtext import (
+    BoardTextError,
+    Tile,
+    format_board_text,
+    is_tile_letter,
+    parse_board_text,
+)
 from referee.cells import COLUMNS, Cell, Direction
 from referee.errors import IllegalPlayError
 
@@ -32,7 +38,7 @@ def _check_player(player: object) -> str:
 def _check_word(word: object) -> str:
     if not isinstance(word, str) or not word:
         raise _bad(f"a play needs a word, not {word!r}")
-    if not all(letter.isalpha() for letter in word):
+    if not all(is_tile_letter(letter) for letter in word):
         raise _bad(f"a word is letters only (lowercase for blanks), not {word!r}")
     return word
 

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from referee import moves
 from referee.board import run_through, spell
-from referee.boardtext import Tile
+from referee.boardtext import Tile, is_tile_letter
 from referee.cells import CENTRE, Cell, Direction, Seat
 from referee.errors import IllegalPlayError, SetupError
 from referee.game import FormedWord, Game, Player, Verdict, register_ruleset
@@ -81,7 +81,7 @@ class EndRacks:
         racks: dict[str, str] = {}
         for name, letters in self.racks.items():
             if not isinstance(name, str) or not isinstance(letters, str) or not all(
-                    letter == "?" or letter.isalpha() for letter in letters):
+                    letter == "?" or is_tile_letter(letter) for letter in letters):
                 raise _bad(f"a rack is letters and '?' for blanks, not {letters!r} for {name!r}")
             racks[name] = letters.upper()
         object.__setattr__(self, "player", self.player.strip())

@@ -10,6 +10,7 @@ from referee.boardtext import (
     BoardTextError,
     Tile,
     format_board_text,
+    is_tile_letter,
     parse_board_text,
     rotate_tiles,
 )
@@ -95,3 +96,11 @@ def test_rotating_a_position_round_trips(tiles, quarter_turns):
     assert parse_board_text(format_board_text(turned)) == turned
     if quarter_turns % 4 == 1 and Cell(0, 0) in tiles:
         assert turned[Cell(SIZE - 1, 0)] == tiles[Cell(0, 0)].rotated(1)
+
+
+def test_a_tile_letter_is_one_letter_whose_capital_is_one_letter() -> None:
+    assert all(is_tile_letter(letter) for letter in "AzÄöŃż")
+    # str.isalpha takes these, but their capitals are two letters or more (SS, FFI, ʼN, J̌).
+    assert not any(is_tile_letter(letter) for letter in ("ß", "ﬃ", "ŉ", "ǰ", "1", "?", "AB", ""))
+    with pytest.raises(ValueError):
+        Tile.parse("ß")

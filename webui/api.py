@@ -112,13 +112,10 @@ def set_corners(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/frame.jpg")
 def last_frame(game_id: str) -> Any:
-    service = get_service()
-    service.session(game_id)
-    table = service.live_table(game_id)
-    if table.last_frame_jpeg is None:
+    frame = get_service().last_frame_jpeg(game_id)
+    if frame is None:
         return jsonify({"error": "no camera frame yet"}), 404
-    return Response(table.last_frame_jpeg, mimetype="image/jpeg",
-                    headers={"Cache-Control": "no-store"})
+    return Response(frame, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/games/<game_id>/gcg")

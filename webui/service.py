@@ -41,7 +41,14 @@ class ServiceError(ValueError):
     status = 400
 
     def __init__(self, message: str) -> None:
-        super().__init__(" ".join(str(message).split()))
+        text = " ".join(str(message).split())
+        if len(text) > MAX_ERROR_CHARS:  # a refusal quoting a 5 MB name is no sentence
+            text = text[:MAX_ERROR_CHARS - 1] + "…"
+        super().__init__(text)
+
+
+MAX_ERROR_CHARS = 400
+"""The longest refusal: they quote what was sent, and what was sent can be megabytes."""
 
 
 class NotFound(ServiceError):
@@ -112,9 +119,14 @@ class GameService:
         """POST /api/games: validate by building the game, store its spec, return id + token."""
         spec = self._game_spec(body)
         try:
-            events.new_game_from_spec(spec, self.wordlist_dir)
+            game = events.new_game_from_spec(spec, self.wordlist_dir)
         except ValueError as error:
             raise ServiceError(_one_line(error)) from None
+        draws = getattr(game, "draws", None)
+        if draws is not None and spec["options"].get("seed") is None:
+            # The seed picked for a game given none is stored with it: rebuilt after a restart
+            # with another seed, First Draft's line and colonization's draws came out otherwise.
+            spec["options"]["seed"] = draws.seed
         game_id = secrets.token_hex(5)
         token = secrets.token_urlsafe(18)
         with self._db_lock:
@@ -293,7 +305,16 @@ class GameService:
                     session.game.player(move.player)
                 except ValueError as error:
                     raise ServiceError(_one_line(error)) from None
-            payload: dict[str, Any] = {"move": move.to_json(), "source": source}
+            stored = move.to_json()
+            try:
+                again = type(session.game).move_from_json(stored)
+            except IllegalPlayError:
+                again = None
+            if again != move:
+                # The log replays the move as stored: one that reads back as another move (a
+                # letter whose capital is two, once) would leave the game unable to rebuild.
+                raise ServiceError("this move cannot be recorded as sent: check its letters")
+            payload: dict[str, Any] = {"move": stored, "source": source}
             # Judge (and take back) first, so the acknowledged verdict is stored with the move;
             # replaying the event then applies it.
             payload["verdict"] = self._preview(session, move)
@@ -372,6 +393,9 @@ class GameService:
             session = self.session(game_id)
             if session.game.is_over:
                 raise Conflict("the game is over")
+            refused = self._board_play_refused(session)
+            if refused:
+                raise ServiceError(refused)
             reading = dict(session.last_reading if session.last_reading is not None
                            else session.game.board.tiles)
             seen = reading.get(cell)
@@ -459,6 +483,34 @@ class GameService:
         if game_id is not None:
             self.frame(game_id, data)
 
+    def _board_play_refused(self, session: GameSession) -> str | None:
+        """Why the board as read now could not be judged as the mover's play, or None.
+
+        A frame or a correction ends in such a play; where the ruleset parses none (First
+        Draft is played on each player's own board, and colonization's English only takes its
+        turn), it is refused before anything is recorded or remembered: a correction had been
+        logged, and kept after a restart, though its play was then refused.
+        """
+        mover = session.game.to_move
+        if mover is None:
+            return None
+        try:
+            type(session.game).move_from_json(Snapshot(player_id(mover), {}).to_json())
+        except IllegalPlayError as error:
+            if session.spec.get("ruleset") == "firstdraft":
+                return "First Draft is played on the players' own boards: there is no table " \
+                       "board to read or correct"
+            return f"no board play can be judged now: {error.message}"
+        return None
+
+    def last_frame_jpeg(self, game_id: str) -> bytes | None:
+        """The camera's last frame of a game, if one came: asking makes no live table (a GET
+        changes no state, the live camera's included)."""
+        self.session(game_id)
+        with self._locks_lock:
+            table = self._live.get(game_id)
+        return None if table is None else table.last_frame_jpeg
+
     def live_table(self, game_id: str) -> live.LiveTable:
         with self._locks_lock:
             table = self._live.get(game_id)
@@ -471,7 +523,9 @@ class GameService:
         from vision.errors import ImageError, VisionError
         from vision.image import load_image
 
-        self.session(game_id)
+        refused = self._board_play_refused(self.session(game_id))
+        if refused:
+            raise ServiceError(refused)
         table = self.live_table(game_id)
         if not table.lock.acquire(blocking=False):
             # The previous frame of this game is still being read: drop this one (the camera

@@ -24,7 +24,7 @@ from flask import (
     session,
 )
 
-from referee.boardtext import BoardTextError, parse_board_text
+from referee.boardtext import BoardTextError, is_tile_letter, parse_board_text
 from referee.cells import Cell
 from referee.tiles import load_tile_set
 from webui import get_service
@@ -450,7 +450,8 @@ def sale_check(game_id: str) -> Any:
     body = json_body()
     rows = body.get("rows") if isinstance(body, dict) else None
     if not isinstance(rows, list) or len(rows) != 2 or not all(
-            isinstance(row, str) and row.isalpha() or row == "" for row in rows):
+            isinstance(row, str) and all(is_tile_letter(letter) for letter in row)
+            for row in rows):
         raise ServiceError("send {'rows': [row 1, row 2]} as letters")
     recorded = body.get("recorded")
     if not (isinstance(recorded, list) and len(recorded) == 2
