@@ -447,3 +447,13 @@ def test_a_refusal_quoting_megabytes_is_still_one_short_sentence(client, make_ga
                            json={"player": "x" * 5_000_000, "pass": True})
     assert_error(response, 400)
     assert len(response.get_json()["error"]) <= 400
+
+
+def test_a_frame_that_is_no_image_changes_nothing_not_even_the_live_camera(client, make_game):
+    game_id, auth = make_game()
+    before = client.get(f"/api/games/{game_id}").get_json()
+    assert_error(client.post(f"/api/games/{game_id}/frames", data=b"RIFF\0\0\0\0WEBPVP8 ",
+                             headers=auth, content_type="image/webp"), 400)
+    assert client.get(f"/api/games/{game_id}/frame.jpg").status_code == 404
+    assert client.get(f"/api/games/{game_id}").get_json() == before
+
