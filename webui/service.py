@@ -500,7 +500,8 @@ class GameService:
             if session.spec.get("ruleset") == "firstdraft":
                 return "First Draft is played on the players' own boards: there is no table " \
                        "board to read or correct"
-            return f"no board play can be judged now: {error.message}"
+            return (f"{mover.name} is to move and makes no play on the board: take that turn "
+                    f"first ({error.message})")
         return None
 
     def last_frame_jpeg(self, game_id: str) -> bytes | None:
