@@ -10,6 +10,7 @@ from bench import (
     bench_offsquare,
     bench_reading,
     bench_rotations,
+    bench_tilesets,
 )
 from vision.train import training_render_seeds
 
@@ -30,6 +31,7 @@ def _benchmark_seeds() -> dict[str, set[int]]:
         "offsquare": offsquare,
         "reading": set(bench_reading.RENDER_SEEDS),
         "rotations": _from(bench_rotations.FIRST_SEED, bench_rotations.RENDERS),
+        "tilesets": _from(bench_tilesets.FIRST_SEED, bench_tilesets.RENDERS),
     }
 
 

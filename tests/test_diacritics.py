@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from referee.boardtext import Tile
+from referee.cells import Cell
 from referee.tiles import load_tile_set
 from vision.classify import CROP_PAD, TileClassifier, TileGuess, class_label
 from vision.diacritics import (
@@ -14,12 +16,14 @@ from vision.diacritics import (
     marks_above,
     marks_unread,
     read_marks,
+    unseen_letters,
 )
 from vision.eval_reading import tile_set_for
 from vision.image import load_image
 from vision.read import read_board
-from vision.reading import DEFAULT_CONFIG, OTHER_TILE_SET, maybe_tile_cells
+from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG, OTHER_TILE_SET, maybe_tile_cells
 from vision.rectify import rectify
+from vision.render import RenderOptions, render_board_photo
 from vision.truth import DEV_PHOTOS, read_truth
 
 POLISH = load_tile_set("polish").letters
@@ -32,6 +36,14 @@ def test_twins_come_from_unicode_not_from_a_list_per_language() -> None:
     assert marked_twins(load_tile_set("german").letters) == {"A": ("Ä",), "O": ("Ö",),
                                                             "U": ("Ü",)}
     assert marked_twins(load_tile_set("english").letters) == {}
+
+
+def test_letters_a_set_cannot_see_are_those_of_another_set_with_no_mark_above() -> None:
+    english, german = load_tile_set("english").letters, load_tile_set("german").letters
+    assert unseen_letters(english, POLISH) == "ĄĘŁ"  # Ć, Ń, ... are seen by their marks
+    assert unseen_letters(english, german) == ""
+    assert unseen_letters(POLISH, german) == ""  # nor Q, V, X: no letter with a mark
+    assert unseen_letters(POLISH, POLISH) == ""
 
 
 def _letter_with(*extra: tuple[int, int, int, int]) -> np.ndarray:
@@ -130,6 +142,45 @@ def test_a_marked_set_read_as_english_says_it_may_be_another_set(photo) -> None:
     assert maybe_tile_cells([first]) == []  # about the photo, no cell to box
     own = read_board(photo, corners=corners, tiles=tile_set_for(read_truth(photo)))
     assert not any(warning.startswith(OTHER_TILE_SET) for warning in own.warnings)
+
+
+POLISH_UNLABELLED = (DEV_PHOTOS.parent / "photos-unlabelled"
+                     / "kristopalka__scrabble-solver__red_boards_001.jpg")
+
+
+@pytest.mark.photos
+def test_a_polish_board_showing_one_mark_above_and_an_l_with_a_stroke_says_so() -> None:
+    # ŻABKA crosses SŁONECZKO: the Ż's dot is the only mark above a letter, one short of the
+    # warning, and the Ł's stroke is no mark above. Read with Ł allowed, its tile is an Ł.
+    english = read_board(POLISH_UNLABELLED, tiles="english")
+    assert english.warnings[0].startswith(f"{OTHER_TILE_SET} 2 letters, as on german or polish")
+    assert {cell.cell: cell.letter for cell in english.cells}["I8"] == "L"
+    polish = read_board(POLISH_UNLABELLED, tiles="polish")
+    assert {cell.cell: cell.letter for cell in polish.cells}["I8"] == "Ł"
+    assert not any(warning.startswith(OTHER_TILE_SET) for warning in polish.warnings)
+
+
+def _crossing(across: str, down: str) -> dict[Cell, Tile]:
+    tiles = {Cell(4 + i, 7): Tile(letter, False, 0) for i, letter in enumerate(across)}
+    tiles.update({Cell(4, 7 + i): Tile(letter, False, 0) for i, letter in enumerate(down)})
+    return tiles
+
+
+def _other_set_warnings(tiles: dict[Cell, Tile], tile_set: str, config) -> list[str]:
+    photo = render_board_photo(tiles, seed=12, options=RenderOptions.clean(tile_set=tile_set))
+    reading = read_board(photo.image, corners=photo.corners, tiles="english", config=config)
+    return [warning for warning in reading.warnings if warning.startswith(OTHER_TILE_SET)]
+
+
+def test_letters_with_no_mark_above_are_looked_for_in_a_photo_read_on_request() -> None:
+    # ŁĄKA crossing ŁĘG: not one mark above a letter, so the live camera (which looks for an Ł
+    # only once a mark above is seen) says nothing, and a photo read on request names polish.
+    polish = _crossing("ŁĄKA", "ŁĘG")
+    assert _other_set_warnings(polish, "polish", DEFAULT_CONFIG) == []
+    assert _other_set_warnings(polish, "polish", DISPUTE_CONFIG) == [
+        f"{OTHER_TILE_SET} 3 letters, as on polish tiles: read the photo with its own tile set "
+        "(this reading used english)"]
+    assert _other_set_warnings(_crossing("LAKE", "LEG"), "english", DISPUTE_CONFIG) == []
 
 
 def test_an_english_board_read_as_english_is_not_taken_for_another_set() -> None:

@@ -175,13 +175,13 @@ def test_a_german_board_read_as_english_offers_to_read_it_again_as_german(client
     # offers each tile set that has such letters, and the German one reads the Ö as an Ö.
     location, html = _dispute_page(
         client, PHOTOS / "scrabscrap__scrabble-scraper__board-neu_board-00.jpg")
-    assert "marks above" in html
+    assert "marks on" in html
     offered = dict(re.findall(r'<a class="button" href="([^"]+)">([^<]+)</a>', html))
     assert sorted(offered.values()) == ["German (Ä Ö Ü)", "Polish (Ą Ć Ę Ł Ń Ó Ś Ź Ż)"]
     german = next(url for url, label in offered.items() if label.startswith("German"))
     assert german.endswith("?tiles=german")
     again = client.get(german.replace("&amp;", "&")).get_data(as_text=True)
-    assert "marks above" not in again and 'class="other-sets"' not in again
+    assert "marks on" not in again and 'class="other-sets"' not in again
     assert re.search(r'data-tile="[ÄÖÜ]', again)
     # Corners dragged by hand ride along (here: those found, a pixel to the right).
     found = json.loads(html_text.unescape(re.search(r'data-corners="([^"]+)"', html).group(1)))

@@ -44,18 +44,37 @@ MARK_WIDTH = 0.4
 """...and is no wider than this share of the letter (real marks: 0.15-0.3)."""
 
 
+def marked_above(letter: str) -> bool:
+    """Whether ``letter`` is drawn as another letter with a mark above it (Ń, Ä; not Ł or Ą)."""
+    parts = unicodedata.normalize("NFD", letter)
+    return len(parts) > 1 and any(unicodedata.combining(mark) == ABOVE for mark in parts[1:])
+
+
 @cache
 def marked_twins(letters: str) -> dict[str, tuple[str, ...]]:
     """Each letter of ``letters`` that has twins with a mark above in ``letters``: {"N": ("Ń",)}.
     """
     twins: dict[str, list[str]] = {}
     for letter in sorted(set(letters.upper())):
-        parts = unicodedata.normalize("NFD", letter)
-        if len(parts) > 1 and any(unicodedata.combining(mark) == ABOVE for mark in parts[1:]):
-            base = parts[0]
+        if marked_above(letter):
+            base = unicodedata.normalize("NFD", letter)[0]
             if base in letters.upper():
                 twins.setdefault(base, []).append(letter)
     return {base: tuple(marked) for base, marked in twins.items()}
+
+
+def unseen_letters(letters: str, others: str) -> str:
+    """The letters of ``others`` (another tile set's) that ``letters`` lacks and that are drawn as
+    a letter with a mark, but not above it (Ł, Ą, Ę against English), in their order.
+
+    A board read with ``letters`` has nothing to read them as, and :func:`marks_unread` cannot
+    see them (a stroke or a hook is no separate blob above the letter), so only the classifier,
+    allowed them, can tell such a tile from its bare twin.
+    """
+    own = set(letters.upper())
+    return "".join(letter for letter in dict.fromkeys(others.upper())
+                   if letter not in own and " WITH " in unicodedata.name(letter, "")
+                   and not marked_above(letter))
 
 
 def mark_above(ink: np.ndarray) -> float:
@@ -163,4 +182,5 @@ def marks_unread(crops: list[np.ndarray], guesses: list[TileGuess], letters: str
     return int((_upright_marks(crops, guesses, lettered) >= MIN_MARK).sum())
 
 
-__all__ = ["MIN_MARK", "mark_above", "marked_twins", "marks_above", "marks_unread", "read_marks"]
+__all__ = ["MIN_MARK", "mark_above", "marked_above", "marked_twins", "marks_above", "marks_unread",
+           "read_marks", "unseen_letters"]

@@ -24,7 +24,7 @@ from referee.tiles import TileSet, load_tile_set, tile_set_names
 from vision.blankfacing import face_blanks
 from vision.classify import BLANK, BOARD_PRIOR_MIN_TILES, CROP_PAD, TileClassifier, TileGuess
 from vision.cover import covered_groups
-from vision.diacritics import marked_twins, marks_unread, read_marks
+from vision.diacritics import marked_twins, marks_unread, read_marks, unseen_letters
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
 from vision.occupancy import OccupancyModel
@@ -286,7 +286,10 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         if ocr_available():
             guesses = second_opinion(crops, guesses, letters, config.ocr_below)
     guesses = read_marks(crops, guesses, probs, classifier, letters)
-    other_set = _other_tile_set(marks_unread(crops, guesses, letters), tiles)
+    marks = marks_unread(crops, guesses, letters)
+    unseen = (_unseen_letters_read(board, occupied, crops, centres, classifier, tiles, config)
+              if config.unseen_letters_after <= marks < MARKS_FOR_ANOTHER_SET else "")
+    other_set = _other_tile_set(marks, unseen, tiles)
     timings["classify_ms"] = (time.perf_counter() - started) * 1000
     blurred = blurred_tiles(occupied, crops, guesses, config.blur_ratio)
     blank_share = _blank_share(guesses, tile_set.blanks)
@@ -423,19 +426,48 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
 
 
 MARKS_FOR_ANOTHER_SET = 2
-"""Tiles with a mark above their letter, on a board read with a set that has no such letter,
-from which the reading says the photo may be of another set: one was seen on an English render
+"""Tiles with a mark their set lacks (above their letter, or a letter of another set read), on a
+board read with a set that has no such letter, from which the reading says the photo may be of
+another set: a mark above was seen on one tile of an English render
 (:func:`vision.diacritics.marks_unread` has the figures)."""
 
 
-def _other_tile_set(marks: int, tiles: str) -> list[str]:
+def _unseen_letters_read(board: RectifiedBoard, cells: list[tuple[int, int]],
+                         crops: list[np.ndarray], centres: list[Shift],
+                         classifier: TileClassifier, tiles: str, config: ReadConfig) -> str:
+    """The letters of other tile sets that ``tiles`` lacks and that carry no mark above (Ł, Ą,
+    Ę against English), as the tiles read once those letters are allowed: one a tile so read.
+
+    Why: a Polish board read as English showed one mark above (its Ż), one short of the warning,
+    and its Ł, which has no mark above to see, read as L: nothing said the set was wrong, though
+    read as Polish the same tile is an Ł. The tiles are read again as the board was (crops,
+    second look, the board's rotations), so this costs a second reading: the live camera asks it
+    only of a board that already shows a mark above one letter but not two, a photo read on
+    request of every board (``ReadConfig.unseen_letters_after``).
+    """
+    own = _tile_set(tiles).letters
+    unseen = "".join(dict.fromkeys("".join(
+        unseen_letters(own, load_tile_set(name).letters) for name in tile_set_names())))
+    if not unseen:
+        return ""
+    wider = own + unseen
+    probs = classifier.tile_probabilities(crops, wider)
+    probs = second_look(board, cells, probs, classifier, wider, config, centres)
+    guesses = classifier.guesses(classifier.on_board(probs))
+    return "".join(guess.letter for guess in guesses if guess.letter in unseen)
+
+
+def _other_tile_set(marks: int, unseen: str, tiles: str) -> list[str]:
     """The warning that the letters carry marks the tile set read with has none of (``marks``
-    tiles show one), naming the sets that have such letters: their data, not a list here."""
-    if marks < MARKS_FOR_ANOTHER_SET:
+    tiles show one above their letter, and ``unseen`` are the letters of other sets some tiles
+    read as), naming the sets that have such letters: their data, not a list here."""
+    if marks + len(unseen) < MARKS_FOR_ANOTHER_SET:
         return []
-    marked = [name for name in tile_set_names() if marked_twins(load_tile_set(name).letters)]
-    return [f"{OTHER_TILE_SET} {marks} letters, as on {' or '.join(marked)} tiles: read the "
-            f"photo with its own tile set (this reading used {tiles})"]
+    sets = [name for name in tile_set_names()
+            if (marks and marked_twins(load_tile_set(name).letters))
+            or any(letter in load_tile_set(name).letters for letter in unseen)]
+    return [f"{OTHER_TILE_SET} {marks + len(unseen)} letters, as on {' or '.join(sets)} tiles: "
+            f"read the photo with its own tile set (this reading used {tiles})"]
 
 
 def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
