@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -287,7 +288,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
             guesses = second_opinion(crops, guesses, letters, config.ocr_below)
     guesses = read_marks(crops, guesses, probs, classifier, letters)
     marks = marks_unread(crops, guesses, letters)
-    unseen = (_unseen_letters_read(board, occupied, crops, centres, classifier, tiles, config)
+    unseen = (_unseen_letters_read(board, occupied, crops, centres, classifier, letters, config)
               if config.unseen_letters_after <= marks < MARKS_FOR_ANOTHER_SET else "")
     other_set = _other_tile_set(marks, unseen, tiles)
     timings["classify_ms"] = (time.perf_counter() - started) * 1000
@@ -432,10 +433,18 @@ another set: a mark above was seen on one tile of an English render
 (:func:`vision.diacritics.marks_unread` has the figures)."""
 
 
+@cache
+def _unseen_in_other_sets(letters: str) -> str:
+    """The letters of every other tile set that ``letters`` lacks and that carry a mark, but not
+    above them (:func:`vision.diacritics.unseen_letters`): Ą, Ę, Ł against English."""
+    return "".join(dict.fromkeys("".join(unseen_letters(letters, load_tile_set(name).letters)
+                                         for name in tile_set_names())))
+
+
 def _unseen_letters_read(board: RectifiedBoard, cells: list[tuple[int, int]],
                          crops: list[np.ndarray], centres: list[Shift],
-                         classifier: TileClassifier, tiles: str, config: ReadConfig) -> str:
-    """The letters of other tile sets that ``tiles`` lacks and that carry no mark above (Ł, Ą,
+                         classifier: TileClassifier, letters: str, config: ReadConfig) -> str:
+    """The letters of other tile sets that ``letters`` lacks and that carry no mark above (Ł, Ą,
     Ę against English), as the tiles read once those letters are allowed: one a tile so read.
 
     Why: a Polish board read as English showed one mark above (its Ż), one short of the warning,
@@ -445,12 +454,10 @@ def _unseen_letters_read(board: RectifiedBoard, cells: list[tuple[int, int]],
     only of a board that already shows a mark above one letter but not two, a photo read on
     request of every board (``ReadConfig.unseen_letters_after``).
     """
-    own = _tile_set(tiles).letters
-    unseen = "".join(dict.fromkeys("".join(
-        unseen_letters(own, load_tile_set(name).letters) for name in tile_set_names())))
+    unseen = _unseen_in_other_sets(letters)
     if not unseen:
         return ""
-    wider = own + unseen
+    wider = letters + unseen
     probs = classifier.tile_probabilities(crops, wider)
     probs = second_look(board, cells, probs, classifier, wider, config, centres)
     guesses = classifier.guesses(classifier.on_board(probs))
