@@ -303,15 +303,30 @@ more, or wider layers (512 hidden), did not read more (1421). Reading costs one 
 """
 
 
+REAL_TILE_WEIGHT = 3.0
+"""How much a real tile cut from a truth photo counts in training against a rendered one.
+
+Every real tile counts the same, whatever its letter. Weighting the real tiles of rare letters
+up (by the square root of how much rarer than the median letter each is, at most three times
+more; a scratch run of ``tileref eval``, 2026-11-27) did not mend the jheidel game's Q, read as R
+or G on four photos: the few real Qs of the other repositories are not lettered like it. It
+mended one German Ö (read as B) and lost a tile on the blurred 170755 (read as empty), so English
+letters went from 1453/1461 to 1452/1460 and letters of every set against the corrected truth
+from 1675/1688 to 1675/1687. Not kept.
+"""
+
+
 def train_tiles(render_x: np.ndarray, render_labels: list[str], real_x: np.ndarray | None,
                 real_labels: list[str], seed: int = 0, epochs: int = 25,
                 seeds: int = TILE_SEEDS) -> Mlp:
+    """The tile perceptron: :data:`TILE_SEEDS` of them trained on the rendered and real tiles'
+    features (real ones weighing :data:`REAL_TILE_WEIGHT`) and averaged."""
     xs, labels = [render_x], list(render_labels)
     weights = [np.ones(len(render_labels), np.float32)]
     if real_x is not None and len(real_labels):
         xs.append(real_x)
         labels += real_labels
-        weights.append(np.full(len(real_labels), 3.0, np.float32))
+        weights.append(np.full(len(real_labels), REAL_TILE_WEIGHT, np.float32))
     x, w = np.concatenate(xs), np.concatenate(weights)
     return average_mlps([train_mlp(x, labels, weights=w, seed=seed + k, epochs=epochs)
                          for k in range(seeds)])
