@@ -85,9 +85,10 @@ def second_opinion(crops: list[np.ndarray], guesses: list[TileGuess], letters: s
     """Ask Tesseract about the letters the classifier read with less than ``below`` confidence.
 
     Tesseract's letter wins when it reads one; the confidence stays low, so the cell is still
-    flagged. What that mends, by ``below``, is ``python -m bench ocr``'s table: below 0.5, five
-    more English letters right of the truth photos' 1460 and seven fewer wrong on 200 renders;
-    asking about surer letters (below 0.8) mends fewer. (When the classifier was weaker, letting
+    flagged. What that mends, by ``below``, is ``python -m bench ocr``'s table: below 0.5, three
+    more English letters right of the truth photos' 1461 and six fewer wrong on 200 renders (five
+    and seven with the tile models before ``vision.train.TRAINING_LETTER_SCALE``); asking about
+    surer letters (below 0.8) mends no more. (When the classifier was weaker, letting
     Tesseract only pick the runner-up gained less than this.)
     """
     out = []

@@ -47,7 +47,9 @@ class ReadConfig:
     25, 23 and 26. It costs a Tesseract call (0.1-0.2 s) per doubtful tile, so it is on for a
     single dispute photo (``tileref read``, ``tileref eval``) and off for the live camera. 0.5
     stays: against 0.6, English letters over the five training seeds of ``bench seeds`` moved
-    +1, -2, -1, +2 and +1 (scratch runs), no more than the seed itself moves them.
+    +1, -2, -1, +2 and +1 (scratch runs), no more than the seed itself moves them. With the tile
+    models trained since on letters drawn smaller (``vision.train``'s ``TRAINING_LETTER_SCALE``):
+    1452, 1455, 1455, 1454 and 1455 of 1461, and 28, 22, 24, 26 and 27 wrong of 5700 on renders.
 
     ``max_tile_blur_px`` refuses a photo whose tiles are smeared wider than this (rectified
     pixels of a 48 px cell, :func:`vision.quality.blur_px`). Measured on 7 truth photos of 5
@@ -172,7 +174,10 @@ class ReadConfig:
     (40 of 3943; 1.8 % at 12-16 px, 2.8 % at 16-20, 2.3 % at 20-24, 0.7 % from 24). That is one
     training seed; over seeds 1-5 the letters wrong at all four sizes together went from 77-102
     (median 86) to 63-88 (median 67), seed 1 the best of the earlier models and nearly the worst
-    of these. 20 px still parts the worse readings from the better.
+    of these. With the training letters then drawn as small as real ones (``vision.train``'s
+    ``TRAINING_LETTER_SCALE``): below 20 px 2.3 % (40 of 1764), from 20 px 0.4 % (14 of 3944;
+    1.9 % at 12-16 px, 2.3 % at 16-20, 0.9 % at 20-24, 0.2 % from 24). 20 px still parts the
+    worse readings from the better.
 
     ``unseen_letters_after``: a board read with a set that lacks the letters of another set whose
     mark is not above them (Ł, Ą, Ę against English) is read once more with those letters
@@ -184,6 +189,9 @@ class ReadConfig:
     went from 7 to 20 of 62 (German 5 of 12, unchanged: it has no such letter); always, as a
     photo is read on request, to 37. Neither warned of any of 88 English renders or 25 English
     truth photos, and the truth photos were warned of as before (German 5 of 8, Polish 1 of 1).
+    With the tile models trained since on letters drawn smaller (``vision.train``'s
+    ``TRAINING_LETTER_SCALE``) 7, 19 and 34 of the 62 Polish renders were warned; the rest as
+    before.
     """
 
     cell_px: int = 48
