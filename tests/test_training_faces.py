@@ -13,7 +13,7 @@ from vision.truth import DEV_PHOTOS
 PLAIN = string.ascii_uppercase
 
 
-def test_rendered_letters_are_no_taller_than_real_tiles_letters() -> None:
+def test_rendered_letters_are_as_tall_as_real_tiles_letters() -> None:
     # Letters drawn too big left the value digit no room (merged with the letter or lost on half
     # the faces), and a real Q small beside its 10 was read as R: see TRAINING_LETTER_SCALE.
     real: dict[str, list[np.ndarray]] = {}

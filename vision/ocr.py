@@ -52,10 +52,11 @@ def upright_binary(crop: np.ndarray, rotation: int = 0) -> np.ndarray:
 
     Only fixed strips are whitened (the edges, the digit's corner), not everything outside the
     letter :func:`vision.classify.find_glyph` finds. Keeping that letter's box alone (scratch
-    runs, 2026-11-27) let Tesseract read more of the truth photos' 1545 upright tiles lettered A
-    to Z on their own (969 against 948, truth corners) but mend fewer as the second opinion:
-    ``tileref eval`` read 1449 English letters of 1461 against 1453: nothing on jheidel 170737's
-    Q (where this reads the Q), and Z, P or C on four R and O of the blurred 170755.
+    runs, 2026-11-27, with the tile models before ``vision.train.TRAINING_LETTER_SCALE``) let
+    Tesseract read more of the truth photos' 1545 upright tiles lettered A to Z on their own (969
+    against 948, truth corners) but mend fewer as the second opinion: ``tileref eval`` read 1449
+    English letters of 1461 against 1453: nothing on jheidel 170737's Q (where this reads the Q),
+    and Z, P or C on four R and O of the blurred 170755.
     """
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
     gray = np.ascontiguousarray(np.rot90(gray, k=(rotation // 90) % 4))  # undo the clockwise turn

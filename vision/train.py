@@ -172,7 +172,7 @@ Held out, over training seeds 1-5 (``python -m bench seeds``), English letters r
 6, 7, 3, 9 of 1688, and rotations from 2, 3, 2, 0, 2 to none of 1669; occupancy stayed at 8 cells
 of 8550. With the truth corners given (``tileref eval --given-corners``, seed 1) English letters
 went from 1449 to 1451 right. Drawn at 0.47 instead (the real medians' middle; one scratch run,
-seed 1), the jheidel Q was read right on every photo but four S as B: English letters 1452.
+seed 1), every Q was read right but four jheidel S as B: English letters 1452.
 """
 
 
@@ -338,7 +338,8 @@ REAL_TILE_WEIGHT = 3.0
 
 Every real tile counts the same, whatever its letter. Weighting the real tiles of rare letters
 up (by the square root of how much rarer than the median letter each is, at most three times
-more; a scratch run of ``tileref eval``, 2026-11-27) did not mend the jheidel game's Q, read as R
+more; a scratch run of ``tileref eval``, 2026-11-27, with the training letters still drawn at
+0.62, before :data:`TRAINING_LETTER_SCALE`) did not mend the jheidel game's Q, read as R
 or G on four photos: the few real Qs of the other repositories are not lettered like it. It
 mended one German Ö (read as B) and lost a tile on the blurred 170755 (read as empty), so English
 letters went from 1453/1461 to 1452/1460 and letters of every set against the corrected truth
