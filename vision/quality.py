@@ -293,7 +293,7 @@ def photo_cell_px_or_inf(corners: np.ndarray) -> float:
 
 def small_board_warnings(corners: np.ndarray, config: ReadConfig) -> list[str]:
     """The warning for a board too small in the photo to read well (``config.small_cell_px``):
-    a thumbnail or a chat app's copy had 2.6 % of its letters read wrong, and only the person
+    a thumbnail or a chat app's copy had 2.3 % of its letters read wrong, and only the person
     who took the photo can fix that."""
     cell_px = photo_cell_px(corners)
     if cell_px >= config.small_cell_px:
