@@ -87,6 +87,8 @@ class Verdict:
     """For a snapshot: the play the referee read from the board."""
     blank_offers: dict[Cell, str] = field(default_factory=dict)
     unexpected: list[inference.Change] = field(default_factory=list)
+    gaps: list[Cell] = field(default_factory=list)
+    """For a snapshot whose tiles leave a gap: its empty squares, where a tile may be unseen."""
     placed: dict[Cell, Tile] = field(default_factory=dict)
     """The tiles the play put down (not part of the JSON: the words' cells say it)."""
 
@@ -95,7 +97,8 @@ class Verdict:
         details = error.details
         return cls(legal=False, player=player, reason=error.reason, message=error.message,
                    move=details.get("move"), blank_offers=dict(details.get("blank_offers", {})),
-                   unexpected=list(details.get("unexpected", [])))
+                   unexpected=list(details.get("unexpected", [])),
+                   gaps=list(details.get("gaps", [])))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any]
@@ -122,6 +125,8 @@ class Verdict:
                                     sorted(self.blank_offers.items())}
         if self.unexpected:
             data["unexpected"] = [change.to_json() for change in self.unexpected]
+        if self.gaps:
+            data["gaps"] = _names(self.gaps)
         return data
 
 

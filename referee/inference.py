@@ -136,11 +136,31 @@ def read_word(after: Mapping[Cell, Tile], placed: Collection[Cell], mover: str, 
     run = run_through(occupied, first, direction, seat)
     missing = [cell for cell in ordered if cell not in run]
     if missing:
+        gaps = _gaps(after, ordered[0], ordered[-1], direction, seat)
+        where = f" on {', '.join(cell.name for cell in gaps)}" if gaps else ""
         raise IllegalPlayError(
-            "not-in-line", f"there is a gap between the tiles placed on {first} and "
-                           f"{missing[0]}, so they do not make one word")
+            "not-in-line", f"there is a gap{where} between the tiles placed on {first} and "
+                           f"{missing[0]}, so they do not make one word", gaps=gaps)
     word = "".join(after[cell].token[0] for cell in run)
     return InferredWord(tuple(run), direction, word)
+
+
+def _gaps(after: Mapping[Cell, Tile], first: Cell, last: Cell, direction: Direction,
+          seat: Seat) -> list[Cell]:
+    """The squares with no tile at all between ``first`` and ``last`` (placed tiles of one
+    line, in reading order): where a tile is missing for them to make one word.
+
+    Why name them: a camera can miss a tile there, most often a blank, whose face may be the
+    colour of its square, and the table then asks the players to look at those squares. A
+    square holding another seat's tile is no such gap: that tile was seen.
+    """
+    gaps = []
+    cell = seat.step(first, direction)
+    while cell != last:
+        if cell not in after:
+            gaps.append(cell)
+        cell = seat.step(cell, direction)
+    return gaps
 
 
 __all__ = ["Change", "InferredWord", "compare", "read_word"]

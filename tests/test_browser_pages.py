@@ -233,3 +233,22 @@ def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browse
     page.wait_for_selector("text=Bo (North) to play")
     assert page.locator("g.cell[data-cell='H15'][data-tile='a^'] text.letter.blank").count() == 1
     assert page.locator("g.cell.mark-seen").count() == 0
+
+    # Another game: the camera misses the blank between C and T. The gap is asked about and
+    # ringed; tapping the empty square puts the blank in.
+    game_id, token = create_game(live_server)
+    missed = {cell: tile for cell, tile in seen.items() if not tile.blank}
+    reading = {"board": format_board_text(missed, spaced=True), "cells": [], "corners": [],
+               "warnings": []}
+    table = service.live_table(game_id)
+    for _ in range(2):
+        service.judge_reading(game_id, table, reading)
+    page.goto(f"{live_server.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("text=Is there a tile on H15?")
+    assert page.locator("g.cell[data-cell='H15'] rect.check").count() == 1
+    page.screenshot(path="/tmp/tileref-gap.png")
+    page.click("g.cell[data-cell='H15']")
+    page.fill("#fix-form input[name=letter]", "a")
+    page.click("#fix-form button[value=set]")
+    page.wait_for_selector("text=Ann (South) played CAT for")
+    assert page.locator("g.cell rect.check").count() == 0

@@ -151,6 +151,28 @@ def test_placed_tiles_must_make_one_word():
     assert g.judge(snap("S", "G15:C^ H15:A^ I15:T^")).reason == "no-tile-placed"
 
 
+def test_a_gap_in_the_placed_tiles_is_named_where_a_tile_may_be_unseen():
+    g = game("G15:C^ H15:A^ I15:T^")
+    verdict = g.judge(snap("S", "G15:C^ H15:A^ I15:T^ G14:A^ G12:E^"))
+    assert verdict.reason == "not-in-line"
+    assert verdict.gaps == [Cell.parse("G13")]
+    assert verdict.to_json()["gaps"] == ["G13"]
+    assert "gap on G13 between the tiles placed on G12 and G14" in verdict.message
+    # North's tile between South's is seen: no gap to ask about, the word is still broken.
+    g = game("G15:C^ H15:A^ I15:T^ G13:Xv")
+    verdict = g.judge(snap("S", "G15:C^ H15:A^ I15:T^ G13:Xv G14:A^ G12:E^"))
+    assert verdict.reason == "not-in-line" and verdict.gaps == []
+    assert "there is a gap between the tiles placed on G12 and G14" in verdict.message
+    # Two holes, in North's frame: named in the order North reads them.
+    g = game("G1:Cv H1:Av I1:Tv", to_move="N")
+    verdict = g.judge(snap("N", "G1:Cv H1:Av I1:Tv I2:Av I4:Sv I6:Ov"))
+    assert [cell.name for cell in verdict.gaps] == ["I5", "I3"]
+    # A line with no hole has no gaps to name, and a legal play none at all.
+    assert g.judge(snap("N", "G1:Cv H1:Av I1:Tv A9:Av A10:Sv")).gaps == []
+    legal = g.judge(snap("N", "G1:Cv H1:Av I1:Tv I2:Av I3:Sv"))
+    assert legal.legal and "gaps" not in legal.to_json()
+
+
 def test_compare_and_read_word_directly():
     before, after = tiles("H8:Gv"), tiles("H8:O^ H7:T^")
     placed, unexpected = compare(before, after, "S", lambda t: t.rotation == 0, captures=True)

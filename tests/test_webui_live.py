@@ -321,6 +321,28 @@ def test_a_blank_is_designated_by_a_correction_and_stays_designated(app, client,
         "seq": 2, "cell": "H15", "tile": "a^", "source": "player"}
 
 
+def test_a_blank_the_camera_missed_is_asked_for_on_the_gap_it_leaves(app, client, make_game):
+    """South plays C, a blank and T; the camera sees no tile on the blank's square. The table
+    names the gap, rings it on the board, and a tap there puts the blank in."""
+    game_id, auth = make_game()
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    missed = {"G15": "C^", "I15": "T^"}
+    verdict = play_readings(service, game_id, table, missed)[-1]["verdict"]
+    assert verdict["reason"] == "not-in-line" and verdict["gaps"] == ["H15"]
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Is there a tile on H15?" in html
+    squares = html.split('<g class="cell')[1:]
+    assert [re.search(r'data-cell="(\w+)"', square).group(1) for square in squares
+            if '<rect class="check"' in square] == ["H15"]
+    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
+                        json={"cell": "H15", "tile": "a^"}).get_json()
+    assert fixed["verdict"]["legal"] is True
+    assert fixed["verdict"]["words"][0]["word"] in ("CaT", "CAT")
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Is there a tile on" not in html and '<rect class="check"' not in html
+
+
 def test_a_blank_read_facing_another_seat_is_the_movers_and_stays_the_games(app, client,
                                                                             make_game):
     """A blank has no letter to turn, so the camera's rotation for it is a guess. South's new

@@ -159,6 +159,11 @@ def describe_verdict(state: dict[str, Any], verdict: dict[str, Any],
         for cell, letters in (verdict.get("blank_offers") or {}).items():
             details.append(f"Tap {cell} to name the blank there"
                            + (f" (it could be {letters})." if letters else "."))
+        gaps = verdict.get("gaps") or []
+        if gaps:
+            squares = ", ".join(gaps)
+            details.append(f"Is there a tile on {squares}? A blank can look like its square: "
+                           f"tap {squares} to add it.")
         if verdict.get("unexpected"):
             cells = ", ".join(change["cell"] for change in verdict["unexpected"][:8])
             details.append(f"Misread? Tap a square to correct it: {cells}.")
@@ -231,6 +236,8 @@ def panel_context(game_id: str) -> dict[str, Any]:
         placed = [cell for word in (last.get("words") or [])[:1] for cell in word["cells"]]
         marks["placed"] = placed
         marks["captured"] = list(last.get("captured_tiles") or [])
+    elif last:
+        marks["check"] = list(last.get("gaps") or [])  # where a tile may lie unseen
     latest = bool(state["history"]) and game_session.last_reading_seq == state["history"][-1]["seq"]
     seen = seen_board(state, latest)
     if seen is not None:
@@ -241,7 +248,7 @@ def panel_context(game_id: str) -> dict[str, Any]:
             and table.get("waiting_for") == state["waiting_for"]):
         # The squares the table is told about while it waits (a tile half off its square) are
         # ringed on the board, as the panel shows the words (_panel.html).
-        marks["check"] = warned_cells([table["detail"]])
+        marks["check"] = [*marks.get("check", []), *warned_cells([table["detail"]])]
     ghosts = {}
     for verdict in state["moves"][-1:]:
         for captured in verdict.get("captured_words") or []:
