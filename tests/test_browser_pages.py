@@ -186,9 +186,22 @@ def test_a_polish_dispute_photo_is_read_again_with_its_tile_set(live_server, bro
     assert page.locator("form.judge-form input[name=tiles]").input_value() == "polish"
 
 
+def camera_reads(service, game_id: str, tiles: dict) -> None:
+    """The live camera reads ``tiles`` (a ``{Cell: Tile}`` board) steadily, frames enough to
+    be judged."""
+    from referee.boardtext import format_board_text
+
+    reading = {"board": format_board_text(tiles, spaced=True), "cells": [], "corners": [],
+               "warnings": []}
+    table = service.live_table(game_id)
+    for _ in range(2):
+        service.judge_reading(game_id, table, reading)
+
+
 def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browser):
     """A capture lists the tiles to lift until a player confirms; a camera reading the referee
-    refused is drawn dashed over the board, and tapping the blank names it."""
+    refused is drawn dashed over the board, and tapping the blank names it; a blank the camera
+    missed is asked for on the square it leaves empty, ringed, and added by tapping there."""
     from referee.boardtext import format_board_text
 
     position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
@@ -216,11 +229,7 @@ def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browse
     service = live_server.app.extensions["tileref"]
     seen = {Cell.parse("G15"): Tile("C", False, 0), Cell.parse("H15"): Tile("?", True, 0),
             Cell.parse("I15"): Tile("T", False, 0)}
-    reading = {"board": format_board_text(seen, spaced=True), "cells": [], "corners": [],
-               "warnings": []}
-    table = service.live_table(game_id)
-    for _ in range(2):
-        service.judge_reading(game_id, table, reading)
+    camera_reads(service, game_id, seen)
     page.goto(f"{live_server.url}/games/{game_id}#token={token}")
     page.wait_for_selector("text=Tap H15 to name the blank there")
     assert page.locator("g.cell.mark-seen").count() == 3
@@ -237,12 +246,7 @@ def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browse
     # Another game: the camera misses the blank between C and T. The gap is asked about and
     # ringed; tapping the empty square puts the blank in.
     game_id, token = create_game(live_server)
-    missed = {cell: tile for cell, tile in seen.items() if not tile.blank}
-    reading = {"board": format_board_text(missed, spaced=True), "cells": [], "corners": [],
-               "warnings": []}
-    table = service.live_table(game_id)
-    for _ in range(2):
-        service.judge_reading(game_id, table, reading)
+    camera_reads(service, game_id, {cell: tile for cell, tile in seen.items() if not tile.blank})
     page.goto(f"{live_server.url}/games/{game_id}#token={token}")
     page.wait_for_selector("text=Is there a tile on H15?")
     assert page.locator("g.cell[data-cell='H15'] rect.check").count() == 1
