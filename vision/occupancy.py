@@ -72,24 +72,26 @@ taken for a tile the other way round (:func:`colour_evidence`): ``tileref eval``
 cells of 8550 against the corrected truth (three blanks found, no cell taken), and with the truth
 corners given (``--given-corners``) 20 -> 14.
 
-What is left: occupancy alone (``python -m bench occupancy``: found corners, the grid's five
-looks, models trained without the photo's source, no letters read) is 9 cells wrong of 8550 for
-each of three seeds of the perceptrons, the same cells every time: the jheidel blank on O10 in
-five photos (1.4-3.3 peer spreads from its plain square, the model's probability 0.02-0.34), the
-blurred 170755's blank on O15 and I on A13 (which the reader then finds off its square), and
-170725's D11 and C12 beside a tile in an oblique view. Tried and dropped, each worse for all three
-seeds (9 wrong before): the tile-face distance of :func:`_letter_features` with lightness counted
-a quarter, as between peers (12; on 100 renders fewer tiles missed, 99 -> 94, but more of them
-silently, 21 -> 24); the letter blob's offset from the cell's centre as a feature (10-11); the
-ring of :func:`_body_likeness` with the middle three quarters of the cell masked, not the middle
-half (11-13); every feature taken from the board's own plane, or 0.08 cell above it, instead of
-the tile faces' (9-10, 10-11: D11 and C12 stay); 60 rendered boards with four blanks each in
-training instead of 20 with two (14; on the renders 99 -> 83 tiles missed). Measured by hand and
-not built, on the jheidel 2015 photos: a blank's wood grain (median absolute high-pass of its face
-at 48 px a cell: 0.6-3.1 on the blanks, the empty squares' median 0.5-1.1 and 90th percentile
-0.7-2.8) and the printed line between O10 and the empty O11 below it, which the blank might
-hide (brighter than the dimmest tenth of the lines between two empty squares on two of eight
-photos, within 5 grey levels of it on four more): neither tells this blank from its square.
+What is left: occupancy alone (``python -m bench occupancy``: found corners, the grid's five looks,
+models trained without the photo's source, no letters read) is 9 cells wrong of 8550 for each of
+three seeds of the perceptrons, the same cells every time: the jheidel blank on O10 in five photos
+(1.4-3.3 peer spreads from its plain square, the model's probability 0.02-0.34), the blurred
+170755's blank on O15 and I on A13 (which the reader then finds off its square), and 170725's D11
+and C12 beside a tile in an oblique view. Tried and dropped, each worse for all three seeds (9
+wrong before): the tile-face distance of :func:`_letter_features` with lightness counted a quarter,
+as between peers (12; on 100 renders fewer tiles missed, 99 -> 94, but more of them silently, 21 ->
+24); the letter blob's offset from the cell's centre as a feature (10-11); the ring of
+:func:`_body_likeness` with the middle three quarters of the cell masked, not the middle half
+(11-13); every feature taken from the board's own plane, or 0.08 cell above it, instead of the tile
+faces' (9-10, both of 170725's squares still taken; 10-11); 60 rendered boards with four blanks
+each in training instead of 20 with two (14; on the renders 99 -> 83 tiles missed). No better:
+:data:`SURE_MIN_CONTRAST` 0.35 (9: D11 read empty, as no real letter on a truth tile is under 0.35,
+but a ssetser square taken). Measured by hand and not built, on the jheidel 2015 photos: a blank's
+wood grain (median absolute high-pass of its face at 48 px a cell: 0.6-3.1 on the blanks, the empty
+squares' median 0.5-1.1 and 90th percentile 0.7-2.8) and the printed line between O10 and the empty
+O11 below it, which the blank might hide (brighter than the dimmest tenth of the lines between two
+empty squares on two of eight photos, within 5 grey levels of it on four more): neither tells this
+blank from its square.
 """
 
 from __future__ import annotations
