@@ -12,11 +12,12 @@ its owner (:mod:`vision.blankfacing`). Two kinds of board, each read once with
   repository, truth corners): every tile of these boards faces one way, so a blank read is right
   when it faces that way.
 
-A second table says how many of the renders' blanks are found at all, and how many empty squares
-are read as tiles, by board style: a blank has only its colour and its outline to tell it from a
-square, and some styles' squares are the colour of some tiles (a beige tile on the classic board's
-beige squares, a white plastic one on the modern board's white). Cells under a hand are not
-counted.
+A second table says how many of the renders' blanks are found at all, how many of those missed
+no warning names (read as an empty square without a word: the miss a player cannot catch from
+the reading), and how many empty squares are read as tiles, by board style: a blank has only its
+colour and its outline to tell it from a square, and some styles' squares are the colour of some
+tiles (a beige tile on the classic board's beige squares, a white plastic one on the modern
+board's white). Cells under a hand are not counted.
 
 ``python -m bench blanks``
 """
@@ -85,19 +86,23 @@ class Found:
     boards: Counter[str] = field(default_factory=Counter)
     blanks: Counter[str] = field(default_factory=Counter)
     blanks_missed: Counter[str] = field(default_factory=Counter)
+    blanks_silent: Counter[str] = field(default_factory=Counter)
+    """Of the blanks missed, those no warning names: read as empty squares without a word."""
     squares_taken: Counter[str] = field(default_factory=Counter)
     squares_flagged: Counter[str] = field(default_factory=Counter)
     """Of the squares taken, those read with a warning: a tile the players are told to check."""
 
     def add(self, style: str, tiles: dict[Cell, Tile], cells: Sequence[CellReading],
-            covered: frozenset[Cell]) -> None:
-        """Count one render: its ``tiles``, the ``cells`` read from it, those under a hand."""
+            covered: frozenset[Cell], named: frozenset[Cell] = frozenset()) -> None:
+        """Count one render: its ``tiles``, the ``cells`` read from it, those under a hand, and
+        the empty squares its warnings say may hold a tile (``named``)."""
         blanks = {cell for cell, tile in tiles.items() if tile.blank} - covered
         read = {Cell.parse(cell.cell): cell for cell in cells}
         taken = [read[cell] for cell in read.keys() - tiles.keys() - covered]
         self.boards[style] += 1
         self.blanks[style] += len(blanks)
         self.blanks_missed[style] += len(blanks - read.keys())
+        self.blanks_silent[style] += len(blanks - read.keys() - named)
         self.squares_taken[style] += len(taken)
         self.squares_flagged[style] += sum(bool(cell.warnings) for cell in taken)
 
@@ -114,7 +119,8 @@ def renders(seats: list[Seat], found: Found) -> dict[str, list[bool]]:
         except VisionError:
             continue  # refused (a hand, blur): no blank read
         _tally(faces, reading.cells, partial(_faces_its_seat, want))
-        found.add(photo.options.board_style, tiles, reading.cells, photo.covered)
+        found.add(photo.options.board_style, tiles, reading.cells, photo.covered,
+                  frozenset(Cell.parse(name) for name in reading.warned_empty_cells()))
     print()
     return faces
 
@@ -148,10 +154,11 @@ def main() -> int:
     for name, faces in rows.items():
         total = len(faces["beside"])
         print(f"{name:<16} {total:>11} {sum(faces['guess']):>12} {sum(faces['beside']):>13}")
-    print(f"\n{'board style':<16} {'renders read':>12} {'blanks missed':>14} {'squares taken':>14}"
-          f" {'of them flagged':>16}")
+    print(f"\n{'board style':<16} {'renders read':>12} {'blanks missed':>14} {'unwarned':>9}"
+          f" {'squares taken':>14} {'of them flagged':>16}")
     for style in sorted(found.boards):
         missed = f"{found.blanks_missed[style]} of {found.blanks[style]}"
         print(f"{style:<16} {found.boards[style]:>12} {missed:>14} "
+              f"{found.blanks_silent[style]:>9} "
               f"{found.squares_taken[style]:>14} {found.squares_flagged[style]:>16}")
     return 0

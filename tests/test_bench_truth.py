@@ -83,3 +83,18 @@ def test_the_blanks_bench_counts_a_blank_under_a_hand_as_neither_found_nor_misse
     found.add("classic", tiles, [read(blank), read(lettered), flagged], frozenset())
     assert (found.blanks["classic"], found.blanks_missed["classic"]) == (3, 2)
     assert (found.squares_taken["classic"], found.squares_flagged["classic"]) == (2, 1)
+
+
+def test_the_blanks_bench_counts_a_missed_blank_no_warning_names_as_unwarned() -> None:
+    from bench.bench_blanks import Found
+    from referee.boardtext import Tile
+
+    named, silent, lettered = Cell.parse("H8"), Cell.parse("I8"), Cell.parse("J8")
+    tiles = {named: Tile("A", True, 0), silent: Tile("N", True, 0),
+             lettered: Tile("T", False, 0)}
+    found = Found()
+    # Both blanks read as empty squares; a warning says H8 may hold a tile, nothing names I8.
+    found.add("classic", tiles, [CellReading(lettered.name, "T", 0)], frozenset(),
+              frozenset({named}))
+    assert found.blanks_missed["classic"] == 2
+    assert found.blanks_silent["classic"] == 1
