@@ -11,7 +11,7 @@ each of ``SEED_OFFSETS``), with the rules beside the model and the grid's five l
 (``DISPUTE_CONFIG``), against the corrected truth.
 
 Letters are not read, so the tiles the reader finds off their squares afterwards are not found
-here: a count may differ from ``tileref eval``'s by a cell or two (9 wrong cells here, 8 there,
+here: a count may differ from ``tileref eval``'s by a cell or two (6 wrong cells here, 5 there,
 with the committed code). Compare runs of this benchmark with each other, and confirm a change
 with ``tileref eval``.
 

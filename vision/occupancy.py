@@ -92,6 +92,14 @@ squares' median 0.5-1.1 and 90th percentile 0.7-2.8) and the printed line betwee
 O11 below it, which the blank might hide (brighter than the dimmest tenth of the lines between two
 empty squares on two of eight photos, within 5 grey levels of it on four more): neither tells this
 blank from its square.
+
+What told it was nearer yardstick: the squares around the blank, in the same light, rather than
+its peers across the board (:func:`near_distance`, :data:`BLANK_NEAR_SPREADS`). Occupancy alone 9
+-> 6 wrong for each of the three seeds (the blank on O10 found in three more photos), ``tileref
+eval`` 8 -> 5 of 8550 against the corrected truth (found corners; no cell taken) and 12 -> 8 with
+the corners given. Left: O10 in 170737 and 170803 (the squares around it 3.1-3.4 of this photo's
+spreads in the grid as found, under the 3.5 that no empty square reaches), 170755's O15 and A13,
+170725's D11 and C12.
 """
 
 from __future__ import annotations
@@ -409,7 +417,18 @@ was 0.04-0.2, and a square a shade off its peers beside a darkened tile was a "b
 spreads (tests/test_read.py)."""
 BLANK_PEER_RANK = 2
 """The peer a blank is measured against is its second nearest: one odd peer (another blank, a
-square in a tile's shadow) is no yardstick for what this kind of square looks like."""
+square in a tile's shadow) is no yardstick for what this kind of square looks like. Among the
+squares around a cell (:func:`near_distance`) it is the second nearest too: one may be a blank."""
+NEAR_RADIUS = 2
+"""The squares around a cell, a blank's second yardstick: the cells at most this many rows and
+columns away that show no letter (:func:`near_distance`)."""
+BLANK_NEAR_SPREADS = 3.5
+"""A blank's face chroma is at least this many times farther from the squares around it than this
+photo's letterless cells typically are from theirs (:func:`colour_evidence`). Chosen from empty
+squares alone: the farthest such candidate of the truth photos is 1.8 with the corners found and
+3.15 with the truth corners (jheidel 170737 N1, a grey square tinted by the red frame beside it);
+on 120 renders of ``bench blanks``' kind (corners given) three empty squares lie farther (4.0,
+4.8, 7.0), and the reading takes none of them for a tile that it did not take before."""
 DOUBTFUL_PEER_SPREADS = BLANK_PEER_SPREADS / 2
 """Half as far makes a cell doubtful: kept empty, but raised to :data:`DOUBTFUL_TILE` so the
 reading names it ("unsure whether O10 holds a tile"). Leave-one-source-out, found corners: of the
@@ -462,6 +481,10 @@ class ColourEvidence(NamedTuple):
     peer spreads; 0 where a cell is no candidate (it has a letter, no sure letter tile beside it,
     or a face not of the tiles' colour). On a board with too few sure letter tiles a letter too
     thin to be sure of is a candidate too (:func:`colour_evidence`'s ``likely``)."""
+    near: np.ndarray
+    """(225,) how far a candidate blank's face is from the letterless squares around it
+    (:func:`near_distance`), in this photo's typical such distance; 0 where a cell is no
+    candidate."""
     square: np.ndarray
     """(225,) bool: a face far from the tiles' colour (:data:`SQUARE_TILE_SPREADS`) and nearer
     its own kind of square's: no tile, whatever the ink on it looks like."""
@@ -473,14 +496,20 @@ class ColourEvidence(NamedTuple):
     @classmethod
     def none(cls) -> ColourEvidence:
         """No evidence either way: a board with no yardstick of its own."""
-        return cls(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool), np.zeros(SIZE * SIZE, bool))
+        return cls(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool),
+                   np.zeros(SIZE * SIZE, bool))
+
+    def blanks(self) -> np.ndarray:
+        """(225,) bool: blanks by colour, far from their own kind of square or from the
+        squares around them."""
+        return (self.blank > BLANK_PEER_SPREADS) | (self.near > BLANK_NEAR_SPREADS)
 
 
 def colour_blanks(board: RectifiedBoard, features: np.ndarray) -> np.ndarray:
     """(225,) bool: letterless cells beside a sure letter tile whose face is the tiles' colour
     and not the colour of their own kind of square -- blanks, whatever the model made of them
     (:func:`colour_evidence`)."""
-    return colour_evidence(board, features).blank > BLANK_PEER_SPREADS
+    return colour_evidence(board, features).blanks()
 
 
 def face_colours(board: RectifiedBoard) -> tuple[np.ndarray, np.ndarray]:
@@ -513,6 +542,28 @@ def peer_distance(chroma: np.ndarray, sure: np.ndarray, *, nearest_of_few: bool 
     if nearest_of_few:
         rank[usable.sum(axis=1) <= BLANK_PEER_RANK] = 0
     return apart[np.arange(len(apart)), rank]
+
+
+@cache
+def _near() -> np.ndarray:
+    """(225, 225) bool: cells at most :data:`NEAR_RADIUS` rows and columns apart, not the same."""
+    row, col = np.divmod(np.arange(SIZE * SIZE), SIZE)
+    apart = np.maximum(np.abs(row[:, None] - row), np.abs(col[:, None] - col))
+    return (apart > 0) & (apart <= NEAR_RADIUS)
+
+
+def near_distance(chroma: np.ndarray, letterless: np.ndarray) -> np.ndarray:
+    """(225,) how far each cell's face chroma (:func:`face_colours`) is from the squares around
+    it: its :data:`BLANK_PEER_RANK`-th nearest among the ``letterless`` cells within
+    :data:`NEAR_RADIUS`; infinite where it has too few such cells.
+
+    Why: a blank's symmetric peers (:func:`peer_distance`) lie across the board, in other light
+    and at another angle to the camera, and their spread is the whole photo's; the squares around
+    it share its light. Any kind of square counts, as premium squares are far in chroma from a
+    plain one (so never the nearest) and a plain square has plain squares around it."""
+    usable = _near() & letterless[None, :]
+    apart = np.where(usable, np.linalg.norm(chroma[None] - chroma[:, None], axis=2), np.inf)
+    return np.partition(apart, BLANK_PEER_RANK - 1, axis=1)[:, BLANK_PEER_RANK - 1]
 
 
 def colour_evidence(board: RectifiedBoard, features: np.ndarray,
@@ -570,6 +621,18 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     ways: every figure unchanged). What is left: letters washed away entirely, a thin I (no
     letter's shape), tiles in a dark photo.
 
+    A blank's own kind of square can be far off across the board, in other light: the wooden
+    blank on the jheidel photos' grey plain square O10 was 1.3-3.6 peer spreads from its peers,
+    a doubt at most. The squares around it, in the same light, are a second yardstick
+    (:func:`near_distance`): a candidate as above, nearer the tiles' colour than the squares
+    around it, and :data:`BLANK_NEAR_SPREADS` farther from them than this photo's letterless cells
+    typically are from theirs, is a blank too (``near``). Measured leave-one-source-out: ``tileref
+    eval`` 8 -> 5 wrong cells of 8550 against the corrected truth, 12 -> 8 with the truth corners
+    given (O10 found on 3 and 4 more photos, no cell taken); with the truth corners 17 of the 24
+    blanks of 31 photos are told by colour alone instead of 10, three of them DeclanFinerty's
+    (``tests/test_colour_blanks.py``). On 80 renders (``python -m bench blanks``) blanks missed
+    16 -> 15, 6 -> 5 of them silently, squares taken 28 as before.
+
     A board with fewer than :data:`MIN_SURE_TILES` sure letter tiles (the first moves of every
     game) has no such yardstick, and there the model alone missed whole first words: a thin I,
     a blank, and then the centre tile too, halved as a lone centre (:func:`game_rules`). So with
@@ -593,23 +656,30 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~faces.brighter()
     washed = (_letter_shaped(letters) & ~sure & (letters[:, 13] == 0) & faces.brighter()
               & (faces.lightness >= WASHED_LIGHTNESS))
-    known = letterless & np.isfinite(to_peer)
-    if not known.any():
-        return ColourEvidence(np.zeros(SIZE * SIZE), square, washed)
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
-    candidate = (known & beside & ~faces.darker() & (to_tile < BLANK_TILE_SPREADS * tile_spread)
-                 & (to_tile < to_peer))
-    blank = np.zeros(SIZE * SIZE)
-    blank[candidate] = to_peer[candidate] / faces.peer_spread(known)
-    return ColourEvidence(blank, square, washed)
+    candidate = (letterless & beside & ~faces.darker()
+                 & (to_tile < BLANK_TILE_SPREADS * tile_spread))
+    blank, near = np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE)
+    known = letterless & np.isfinite(to_peer)
+    if known.any():
+        by_peer = candidate & known & (to_tile < to_peer)
+        blank[by_peer] = to_peer[by_peer] / faces.peer_spread(known)
+    to_near = near_distance(faces.chroma, letterless & ~sure)
+    around = letterless & np.isfinite(to_near)
+    if around.any():
+        by_near = candidate & around & (to_tile < to_near)
+        near[by_near] = to_near[by_near] / max(float(np.median(to_near[around])), CHROMA_NOISE)
+    return ColourEvidence(blank, near, square, washed)
 
 
 class _Faces(NamedTuple):
     """Each cell's face measured against a set of tiles (:func:`_faces_against`)."""
 
     lightness: np.ndarray
-    """(225,) L* of each face (:func:`face_colours`)."""
+    """(225,) L* of each face (:func:`face_colours`)..."""
+    chroma: np.ndarray
+    """(225, 2) ...and its a*, b*."""
     to_peer: np.ndarray
     """(225,) chroma distance to its own kind of square (:func:`peer_distance`)."""
     to_tile: np.ndarray
@@ -640,7 +710,7 @@ def _faces_against(board: RectifiedBoard, tiles: np.ndarray, *, nearest_of_few: 
     lightness, chroma = face_colours(board)
     tile_lightness = lightness[tiles]
     middle = float(np.median(tile_lightness))
-    return _Faces(lightness, peer_distance(chroma, tiles, nearest_of_few=nearest_of_few),
+    return _Faces(lightness, chroma, peer_distance(chroma, tiles, nearest_of_few=nearest_of_few),
                   np.linalg.norm(chroma - np.median(chroma[tiles], axis=0), axis=1), middle,
                   max(float(np.median(np.abs(tile_lightness - middle))), least_spread))
 
@@ -924,7 +994,7 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
     if colour is not None:
         doubtful = (colour.blank > DOUBTFUL_PEER_SPREADS) | colour.washed
         probability[doubtful] = np.maximum(probability[doubtful], DOUBTFUL_TILE)
-        sure = sure | (colour.blank > BLANK_PEER_SPREADS)
+        sure = sure | colour.blanks()
     probability[sure] = (1 + probability[sure]) / 2
     if colour is not None:
         probability[colour.square] = np.minimum(probability[colour.square], DOUBTFUL_TILE)
@@ -950,4 +1020,5 @@ def _load(path: str) -> OccupancyModel:
 
 
 __all__ = ["STATS_PX", "ColourEvidence", "OccupancyModel", "cell_features", "colour_blanks",
-           "colour_evidence", "face_colours", "game_rules", "peer_distance", "stats_grid"]
+           "colour_evidence", "face_colours", "game_rules", "near_distance", "peer_distance",
+           "stats_grid"]
