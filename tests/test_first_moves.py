@@ -61,6 +61,15 @@ def test_a_letter_on_the_centre_gives_the_tiles_colour_when_nothing_else_does(se
     assert read_cells(tiles, seed) == set(tiles)
 
 
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_a_blank_on_the_centre_is_found_by_the_squares_around_it(seed: int) -> None:
+    # ?NUW from the centre: the centre has no symmetric peers to be measured against, so the
+    # blank N on it was missed on every seed (before: I8 and J8 only). The squares around it
+    # are the yardstick.
+    tiles = across_the_centre("?NUW", start=7)
+    assert read_cells(tiles, seed) == set(tiles)
+
+
 def test_the_centre_alone_is_still_doubted_but_not_when_a_letter_shows_beside_it() -> None:
     # A tile alone on the centre cannot be played, so the centre as the only likely tile is
     # halved (the star of an empty board read as a letter). A letter beside it, even one the

@@ -93,7 +93,7 @@ O11 below it, which the blank might hide (brighter than the dimmest tenth of the
 empty squares on two of eight photos, within 5 grey levels of it on four more): neither tells this
 blank from its square.
 
-What told it was nearer yardstick: the squares around the blank, in the same light, rather than
+What told it was a nearer yardstick: the squares around the blank, in the same light, rather than
 its peers across the board (:func:`near_distance`, :data:`BLANK_NEAR_SPREADS`). Occupancy alone 9
 -> 6 wrong for each of the three seeds (the blank on O10 found in three more photos), ``tileref
 eval`` 8 -> 5 of 8550 against the corrected truth (found corners; no cell taken) and 12 -> 8 with
@@ -642,6 +642,8 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     conditions and clean): letters missed 11 -> 5 of 360 and 12 -> 3 of 410, blanks missed
     17 -> 9 of 35 and 19 -> 12 of 37, no square taken for a tile before or after. The truth
     photos, all boards well into a game, read exactly as before (``tileref eval``, both ways).
+    The squares around a cell judge there too: blanks missed 9 -> 7 and 12 -> 10 (a blank on the
+    centre, which has no peers; ``tests/test_first_moves.py``), no square taken.
     """
     letters = features[:, LOCAL_FEATURES:]
     sure = _sure_letter_tiles(letters)
@@ -650,8 +652,8 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
         if likely is None:
             return ColourEvidence.none()
         return _sparse_evidence(board, letters, sure | likely)
-    faces = _faces_against(board, sure)
-    to_peer, to_tile = faces.to_peer, faces.to_tile
+    faces = _faces_against(board, sure, letterless)
+    to_peer, to_near, to_tile = faces.to_peer, faces.to_near, faces.to_tile
     tile_spread = max(float(np.median(to_tile[sure])), 1e-6)
     square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~faces.brighter()
     washed = (_letter_shaped(letters) & ~sure & (letters[:, 13] == 0) & faces.brighter()
@@ -664,12 +666,11 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     known = letterless & np.isfinite(to_peer)
     if known.any():
         by_peer = candidate & known & (to_tile < to_peer)
-        blank[by_peer] = to_peer[by_peer] / faces.peer_spread(known)
-    to_near = near_distance(faces.chroma, letterless & ~sure)
+        blank[by_peer] = to_peer[by_peer] / _typical(to_peer, known)
     around = letterless & np.isfinite(to_near)
     if around.any():
         by_near = candidate & around & (to_tile < to_near)
-        near[by_near] = to_near[by_near] / max(float(np.median(to_near[around])), CHROMA_NOISE)
+        near[by_near] = to_near[by_near] / _typical(to_near, around)
     return ColourEvidence(blank, near, square, washed)
 
 
@@ -678,10 +679,11 @@ class _Faces(NamedTuple):
 
     lightness: np.ndarray
     """(225,) L* of each face (:func:`face_colours`)..."""
-    chroma: np.ndarray
-    """(225, 2) ...and its a*, b*."""
     to_peer: np.ndarray
-    """(225,) chroma distance to its own kind of square (:func:`peer_distance`)."""
+    """(225,) chroma distance to its own kind of square (:func:`peer_distance`)..."""
+    to_near: np.ndarray
+    """(225,) ...and to the letterless squares around it that are none of the tiles
+    (:func:`near_distance`)."""
     to_tile: np.ndarray
     """(225,) chroma distance to the tiles' median chroma."""
     tile_lightness: float
@@ -697,20 +699,23 @@ class _Faces(NamedTuple):
         """Faces in shadow: as much darker than the tiles'."""
         return self.lightness < self.tile_lightness - WASHED_OUT_SPREADS * self.lightness_spread
 
-    def peer_spread(self, known: np.ndarray) -> float:
-        """The typical distance of the ``known`` cells to their peers, the unit of evidence."""
-        return max(float(np.median(self.to_peer[known])), CHROMA_NOISE)
+
+def _typical(distance: np.ndarray, known: np.ndarray) -> float:
+    """The typical ``distance`` of the ``known`` cells to their yardstick, the unit of evidence
+    (at least :data:`CHROMA_NOISE`)."""
+    return max(float(np.median(distance[known])), CHROMA_NOISE)
 
 
-def _faces_against(board: RectifiedBoard, tiles: np.ndarray, *, nearest_of_few: bool = False,
-                   least_spread: float = 0.0) -> _Faces:
-    """Every face's colour against the faces of ``tiles`` and against its own kind of square;
-    ``least_spread`` is the least deviation of the tiles' L* to count with (few tiles give
-    none of their own)."""
+def _faces_against(board: RectifiedBoard, tiles: np.ndarray, letterless: np.ndarray, *,
+                   nearest_of_few: bool = False, least_spread: float = 0.0) -> _Faces:
+    """Every face's colour against the faces of ``tiles`` and against its own kind of square and
+    the ``letterless`` squares around it; ``least_spread`` is the least deviation of the tiles'
+    L* to count with (few tiles give none of their own)."""
     lightness, chroma = face_colours(board)
     tile_lightness = lightness[tiles]
     middle = float(np.median(tile_lightness))
-    return _Faces(lightness, chroma, peer_distance(chroma, tiles, nearest_of_few=nearest_of_few),
+    return _Faces(lightness, peer_distance(chroma, tiles, nearest_of_few=nearest_of_few),
+                  near_distance(chroma, letterless & ~tiles),
                   np.linalg.norm(chroma - np.median(chroma[tiles], axis=0), axis=1), middle,
                   max(float(np.median(np.abs(tile_lightness - middle))), least_spread))
 
@@ -725,6 +730,7 @@ def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarr
     own kind of square's, far from that kind of square and joined to those tiles through such
     cells, is a tile whether it shows no letter (a blank) or a letter too thin to be sure of (an
     I). Peers are fewer here (the tiles take some), so of the last two the nearer is the yardstick.
+    The squares around a cell are a yardstick the same way (``near``): the centre has no peers.
     """
     lettered = letters[:, 5] > 0
     letterless = letters[:, 0] == 0
@@ -733,23 +739,28 @@ def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarr
     tiles = tiles | centre
     if not tiles.any():
         return ColourEvidence.none()
-    faces = _faces_against(board, tiles, nearest_of_few=True,
+    faces = _faces_against(board, tiles, letterless, nearest_of_few=True,
                            least_spread=SPARSE_LIGHTNESS_SPREAD)
-    to_peer, to_tile = faces.to_peer, faces.to_tile
-    known = letterless & np.isfinite(to_peer)
-    blank = np.zeros(SIZE * SIZE)
+    # A face in shadow, or blown out by glare, has the light's colour more than its own.
+    shown = (~tiles & ~faces.darker() & (faces.lightness < BLOWN_OUT_LIGHTNESS)
+             & (letterless | lettered))
+    blank, near = np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE)
     blank[centre] = 2 * BLANK_PEER_SPREADS
-    if known.any():
-        # A face in shadow, or blown out by glare, has the light's colour more than its own.
-        coloured = (~tiles & ~faces.darker() & (faces.lightness < BLOWN_OUT_LIGHTNESS)
-                    & (letterless | lettered) & np.isfinite(to_peer) & (to_tile < to_peer))
-        # Joined to a tile through cells of the tiles' colour: the cells of one word.
-        _, groups = cv2.connectedComponents((coloured | tiles).reshape(SIZE, SIZE)
-                                            .view(np.uint8), connectivity=4)
-        joined = np.isin(groups.reshape(-1), np.unique(groups.reshape(-1)[tiles]))
-        candidate = coloured & joined
-        blank[candidate] = to_peer[candidate] / faces.peer_spread(known)
-    return ColourEvidence.none()._replace(blank=blank)
+    for evidence, distance in ((blank, faces.to_peer), (near, faces.to_near)):
+        known = letterless & np.isfinite(distance)
+        if known.any():
+            candidate = _in_a_word(shown & np.isfinite(distance) & (faces.to_tile < distance),
+                                   tiles)
+            evidence[candidate] = distance[candidate] / _typical(distance, known)
+    return ColourEvidence.none()._replace(blank=blank, near=near)
+
+
+def _in_a_word(coloured: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """(225,) bool: the ``coloured`` cells joined to ``tiles`` through coloured cells, side by
+    side: the cells of one word."""
+    _, groups = cv2.connectedComponents((coloured | tiles).reshape(SIZE, SIZE).view(np.uint8),
+                                        connectivity=4)
+    return coloured & np.isin(groups.reshape(-1), np.unique(groups.reshape(-1)[tiles]))
 
 
 def _kth_nearest(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
