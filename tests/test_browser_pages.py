@@ -186,13 +186,14 @@ def test_a_polish_dispute_photo_is_read_again_with_its_tile_set(live_server, bro
     assert page.locator("form.judge-form input[name=tiles]").input_value() == "polish"
 
 
-def camera_reads(service, game_id: str, tiles: dict) -> None:
+def camera_reads(service, game_id: str, tiles: dict, maybe_tiles: tuple[str, ...] = ()) -> None:
     """The live camera reads ``tiles`` (a ``{Cell: Tile}`` board) steadily, frames enough to
-    be judged."""
+    be judged, unsure whether the ``maybe_tiles`` squares it reads as empty hold a tile."""
     from referee.boardtext import format_board_text
 
     reading = {"board": format_board_text(tiles, spaced=True), "cells": [], "corners": [],
-               "warnings": []}
+               "warnings": [f"unsure whether {cell} holds a tile (read as empty)"
+                            for cell in maybe_tiles]}
     table = service.live_table(game_id)
     for _ in range(2):
         service.judge_reading(game_id, table, reading)
@@ -255,4 +256,21 @@ def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browse
     page.fill("#fix-form input[name=letter]", "a")
     page.click("#fix-form button[value=set]")
     page.wait_for_selector("text=Ann (South) played CAT for")
+    assert page.locator("g.cell rect.check").count() == 0
+
+    # A third: the camera sees CAT, a word, and doubts the square after it, where South put a
+    # blank S. The table asks while it waits for North; tapping the square makes the play CATS.
+    game_id, token = create_game(live_server)
+    camera_reads(service, game_id, {cell: tile for cell, tile in seen.items() if not tile.blank}
+                 | {Cell.parse("H15"): Tile.parse("A^")}, maybe_tiles=("J15",))
+    page.goto(f"{live_server.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("text=Ann (South) played CAT for")
+    page.wait_for_selector("text=is there a tile on J15, next to CAT?")
+    assert page.locator("g.cell[data-cell='J15'] rect.check").count() == 1
+    page.screenshot(path="/tmp/tileref-word-end.png")
+    page.click("g.cell[data-cell='J15']")
+    page.fill("#fix-form input[name=letter]", "s")
+    page.click("#fix-form button[value=set]")
+    page.wait_for_selector("text=Ann (South) played CATS for")
+    assert page.locator("g.cell[data-cell='J15'][data-tile='s^'] text.letter.blank").count() == 1
     assert page.locator("g.cell rect.check").count() == 0

@@ -341,6 +341,13 @@ def test_a_blank_the_camera_missed_is_asked_for_on_the_gap_it_leaves(app, client
     assert fixed["verdict"]["words"][0]["word"] in ("CaT", "CAT")
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Is there a tile on" not in html and '<rect class="check"' not in html
+    # The next frames, which still do not show the blank, are the game's board: no new play.
+    again = play_readings(service, game_id, table, missed, times=3)
+    assert [answer["verdict"] for answer in again] == [None, None, None]
+    # The frames read before the tap do not count: not "the last reading was judged".
+    assert [answer["detail"] for answer in again] == [
+        "checking the reading against the next frames", "", ""]
+    assert service.state(game_id)["to_move"] == "N"
 
 
 def test_a_blank_read_facing_another_seat_is_the_movers_and_stays_the_games(app, client,
@@ -398,6 +405,55 @@ def doubting(spec: dict[str, str], *, maybe_tiles: tuple[str, ...] = (),
     for cell in data["cells"]:
         cell["confidence"] = (confidence or {}).get(cell["cell"], 1.0)
     return data
+
+
+def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, client, make_game):
+    """South plays C, A, T and a blank S on J15; the camera sees CAT, a legal word, and doubts
+    J15. While the table waits for North it asks about J15 and rings it; a tap there makes the
+    play CATS, judged again as South's."""
+    game_id, auth = make_game()
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    seen = doubting(CAT_S, maybe_tiles=("J15", "B3"))
+    answer = [service.judge_reading(game_id, table, seen) for _ in range(2)][-1]
+    assert answer["verdict"]["legal"] and answer["verdict"]["words"][0]["word"] == "CAT"
+    question = ("is there a tile on J15, next to CAT? A blank can look like its square: "
+                "tap J15 to add it")
+    assert answer["detail"] == question
+    later = service.judge_reading(game_id, table, seen)
+    assert later["waiting_for"] == "a play" and later["detail"] == question
+    panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
+    assert "is there a tile on J15, next to CAT?" in panel
+    squares = panel.split('<g class="cell')[1:]
+    assert [re.search(r'data-cell="(\w+)"', square).group(1) for square in squares
+            if '<rect class="check"' in square] == ["J15"]
+    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
+                        json={"cell": "J15", "tile": "s^"}).get_json()
+    assert fixed["verdict"]["legal"] is True
+    assert fixed["verdict"]["words"][0]["cells"] == ["G15", "H15", "I15", "J15"]
+    state = fixed["state"]
+    assert [v["player"] for v in state["moves"] if v["legal"]] == ["S"] and state["to_move"] == "N"
+    # The camera still sees no tile there: the game keeps its blank, and asks no more (the
+    # frames read before the tap no longer outvote it).
+    again = [service.judge_reading(game_id, table, seen) for _ in range(3)]
+    assert [answer["verdict"] for answer in again] == [None, None, None]
+    assert again[-1]["waiting_for"] == "a play" and again[-1]["detail"] == ""
+
+
+def test_only_a_doubt_at_either_end_of_the_last_word_is_asked_about() -> None:
+    cat = ("CAT", ["G15", "H15", "I15"])
+    def doubt(*cells: str) -> list[str]:
+        return [f"unsure whether {cell} holds a tile (read as empty)" for cell in cells]
+    assert live.word_end_doubts(doubt("F15", "J15", "H14"), "S", cat[1]) == ["F15", "J15"]
+    assert live.waiting_detail(doubt("F15", "J15"), "S", cat).startswith(
+        "is there a tile on F15 or J15, next to CAT?")
+    assert live.waiting_detail(doubt("H14", "K15"), "S", cat) == ""
+    down = ["H7", "H8", "H9"]
+    assert live.word_end_doubts(doubt("H6", "H10", "G8"), "S", down) == ["H6", "H10"]
+    # A camera at North names the South view's J15 as F1.
+    assert live.word_end_doubts(doubt("F1"), "N", cat[1]) == ["J15"]
+    assert live.word_end_doubts(doubt("A15", "O15"), "S", ["A15", "B15"]) == []
+    assert live.word_end_doubts(doubt("G14"), "S", ["G15"]) == []
 
 
 def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, make_game):

@@ -13,13 +13,13 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.boardtext import Tile, rotate_tiles
 from referee.cells import Cell, Seat
-from vision.reading import SMALL_BOARD, off_square_cells
+from vision.reading import SMALL_BOARD, maybe_tile_cells, off_square_cells
 from vision.steady import SteadyConfig, SteadyTracker, ViewCheck
 
 Board = dict[Cell, Tile]
@@ -92,16 +92,25 @@ def to_camera_frame(tiles: Board, camera_side: str) -> Board:
     return rotate_tiles(tiles, turns) if turns else dict(tiles)
 
 
-def waiting_detail(warnings: Iterable[str], camera_side: str) -> str:
+def waiting_detail(warnings: Iterable[str], camera_side: str,
+                   last_word: tuple[str, Sequence[str]] | None = None) -> str:
     """What the table is told beside what it waits for, from a reading's warnings, when nothing
-    more pressing is said: a camera too far from the board, else the tiles lying half on the
-    next square (named in the South view), which the players can straighten before a play is
-    judged; the reader has put each on the square it mostly covers, which may not be the one
-    meant."""
+    more pressing is said: a camera too far from the board; else a square at either end of the
+    last word played (``last_word``: the word and its cells, South view) that may hold a tile
+    the camera did not see (:func:`word_end_doubts`); else the tiles lying half on the next
+    square (named in the South view), which the players can straighten before a play is
+    judged (the reader has put each on the square it mostly covers, which may not be the one
+    meant)."""
     warnings = list(warnings)
     small = next((warning for warning in warnings if warning.startswith(SMALL_BOARD)), "")
     if small:
         return small
+    if last_word is not None:
+        ends = word_end_doubts(warnings, camera_side, last_word[1])
+        if ends:
+            squares = " or ".join(ends)
+            return (f"is there a tile on {squares}, next to {last_word[0].upper()}? A blank can "
+                    f"look like its square: tap {squares} to add it")
     turns = Seat.parse(camera_side).quarter_turns
     cells = [Cell.parse(name).turned(turns).name for name in off_square_cells(warnings)]
     if not cells:
@@ -109,6 +118,28 @@ def waiting_detail(warnings: Iterable[str], camera_side: str) -> str:
     if len(cells) == 1:
         return f"a tile lies half off its square on {cells[0]}: push it onto its square"
     return f"tiles lie half off their squares on {', '.join(cells)}: push them onto their squares"
+
+
+def word_end_doubts(warnings: Iterable[str], camera_side: str,
+                    word_cells: Sequence[str]) -> list[str]:
+    """The squares just before and just after a word (its ``word_cells``, South view, in
+    order) that a reading's warnings doubt: read as empty, but maybe a tile
+    (:func:`vision.reading.maybe_tile_cells`), named in the South view.
+
+    Why: the tile the reader most often misses is a blank the colour of its square. Missed
+    inside a word it leaves a hole the referee refuses and names; missed at the word's end,
+    the play is judged as the shorter word, maybe legal, and scored short without a word said.
+    """
+    cells = [Cell.parse(name) for name in word_cells]
+    if len(cells) < 2:
+        return []
+    first, last = cells[0], cells[-1]
+    dcol = (last.col > first.col) - (last.col < first.col)
+    drow = (last.row > first.row) - (last.row < first.row)
+    turns = Seat.parse(camera_side).quarter_turns
+    doubted = {Cell.parse(name).turned(turns) for name in maybe_tile_cells(warnings)}
+    return [end.name for end in (first.offset(-dcol, -drow), last.offset(dcol, drow))
+            if end.on_board() and end in doubted]
 
 
 def without_rotation(tiles: Board) -> Board:

@@ -283,8 +283,11 @@ class GameService:
             table = self._live.get(game_id)
             if table is not None and payload.get("source") != "camera":
                 # A player acted (typed, corrected, undid): the camera's last remark, such as
-                # "the last reading was judged", no longer describes the table.
+                # "the last reading was judged", no longer describes the table, nor do the
+                # frames read before: a blank put in by a tap (which the camera did not see)
+                # was outvoted by them, and the next frame judged it gone.
                 table.set_status(live.WAIT_PLAY, "")
+                table.fusion.clear()
         self.notify(game_id)
         return result
 
@@ -643,9 +646,11 @@ class GameService:
                       waiting_for: str, detail: str) -> dict[str, Any]:
         if not detail and reading:
             # Nothing else to say: what the players can still put right is worth saying (a
-            # camera too far from the board, a tile half off its square).
-            detail = live.waiting_detail(reading.get("warnings", ()),
-                                         self.session(game_id).camera_side)
+            # camera too far from the board, a tile the last word may have that went unseen,
+            # a tile half off its square).
+            session = self.session(game_id)
+            detail = live.waiting_detail(reading.get("warnings", ()), session.camera_side,
+                                         _last_word(session.verdicts))
         if table.set_status(waiting_for, detail):
             self.notify(game_id)
         return {"reading": reading, "verdict": verdict, "waiting_for": waiting_for,
@@ -743,6 +748,16 @@ class GameService:
             raise ServiceError(_one_line(error)) from None
         verdict = game.judge(parsed).to_json()
         return verdict, format_board_text(game.board.tiles)
+
+
+def _last_word(verdicts: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
+    """The main word of the last verdict, if it was a legal play: (word, its cells)."""
+    if not verdicts or not verdicts[-1].get("legal"):
+        return None
+    words = verdicts[-1].get("words") or []
+    if not words or not words[0].get("cells"):
+        return None
+    return str(words[0].get("word", "")), list(words[0]["cells"])
 
 
 def _player_hint(ruleset: str) -> str:
