@@ -186,6 +186,27 @@ def test_a_polish_dispute_photo_is_read_again_with_its_tile_set(live_server, bro
     assert page.locator("form.judge-form input[name=tiles]").input_value() == "polish"
 
 
+def tap_and_set(page, cell: str, letter: str) -> None:
+    """Tap a square of the referee board and set the tile there to ``letter`` (lower case: a
+    blank)."""
+    page.click(f"g.cell[data-cell='{cell}']")
+    page.fill("#fix-form input[name=letter]", letter)
+    page.click("#fix-form button[value=set]")
+
+
+def answer_by_tapping(page, question: str, cell: str, letter: str, played: str,
+                      screenshot: str) -> None:
+    """The table asks ``question`` with ``cell`` alone ringed; setting ``letter`` there makes
+    South's play ``played``, and the ring goes."""
+    page.wait_for_selector(f"text={question}")
+    assert page.locator("g.cell rect.check").count() == 1
+    assert page.locator(f"g.cell[data-cell='{cell}'] rect.check").count() == 1
+    page.screenshot(path=screenshot)
+    tap_and_set(page, cell, letter)
+    page.wait_for_selector(f"text=Ann (South) played {played} for")
+    assert page.locator("g.cell rect.check").count() == 0
+
+
 def camera_reads(service, game_id: str, tiles: dict, maybe_tiles: tuple[str, ...] = ()) -> None:
     """The live camera reads ``tiles`` (a ``{Cell: Tile}`` board) steadily, frames enough to
     be judged, unsure whether the ``maybe_tiles`` squares it reads as empty hold a tile."""
@@ -249,14 +270,7 @@ def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browse
     game_id, token = create_game(live_server)
     camera_reads(service, game_id, {cell: tile for cell, tile in seen.items() if not tile.blank})
     page.goto(f"{live_server.url}/games/{game_id}#token={token}")
-    page.wait_for_selector("text=Is there a tile on H15?")
-    assert page.locator("g.cell[data-cell='H15'] rect.check").count() == 1
-    page.screenshot(path="/tmp/tileref-gap.png")
-    page.click("g.cell[data-cell='H15']")
-    page.fill("#fix-form input[name=letter]", "a")
-    page.click("#fix-form button[value=set]")
-    page.wait_for_selector("text=Ann (South) played CAT for")
-    assert page.locator("g.cell rect.check").count() == 0
+    answer_by_tapping(page, "Is there a tile on H15?", "H15", "a", "CAT", "/tmp/tileref-gap.png")
 
     # A third: the camera sees CAT, a word, and doubts the square after it, where South put a
     # blank S. The table asks while it waits for North; tapping the square makes the play CATS.
@@ -265,12 +279,6 @@ def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browse
                  | {Cell.parse("H15"): Tile.parse("A^")}, maybe_tiles=("J15",))
     page.goto(f"{live_server.url}/games/{game_id}#token={token}")
     page.wait_for_selector("text=Ann (South) played CAT for")
-    page.wait_for_selector("text=is there a tile on J15, next to CAT?")
-    assert page.locator("g.cell[data-cell='J15'] rect.check").count() == 1
-    page.screenshot(path="/tmp/tileref-word-end.png")
-    page.click("g.cell[data-cell='J15']")
-    page.fill("#fix-form input[name=letter]", "s")
-    page.click("#fix-form button[value=set]")
-    page.wait_for_selector("text=Ann (South) played CATS for")
+    answer_by_tapping(page, "is there a tile on J15, next to CAT?", "J15", "s", "CATS",
+                      "/tmp/tileref-word-end.png")
     assert page.locator("g.cell[data-cell='J15'][data-tile='s^'] text.letter.blank").count() == 1
-    assert page.locator("g.cell rect.check").count() == 0

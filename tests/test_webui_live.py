@@ -100,6 +100,12 @@ def test_camera_side_turns_the_reading_into_the_south_view():
     assert live.to_south_frame(seen_from_west, "S") == seen_from_west
 
 
+def ringed(html: str) -> list[str]:
+    """The squares a referee board page rings for the players to check, in board order."""
+    return [re.search(r'data-cell="(\w+)"', square).group(1)
+            for square in html.split('<g class="cell')[1:] if '<rect class="check"' in square]
+
+
 def play_readings(service, game_id, table, spec, times=2):
     answers = [service.judge_reading(game_id, table, reading(spec)) for _ in range(times)]
     return answers
@@ -332,9 +338,7 @@ def test_a_blank_the_camera_missed_is_asked_for_on_the_gap_it_leaves(app, client
     assert verdict["reason"] == "not-in-line" and verdict["gaps"] == ["H15"]
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Is there a tile on H15?" in html
-    squares = html.split('<g class="cell')[1:]
-    assert [re.search(r'data-cell="(\w+)"', square).group(1) for square in squares
-            if '<rect class="check"' in square] == ["H15"]
+    assert ringed(html) == ["H15"]
     fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
                         json={"cell": "H15", "tile": "a^"}).get_json()
     assert fixed["verdict"]["legal"] is True
@@ -424,9 +428,7 @@ def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, cli
     assert later["waiting_for"] == "a play" and later["detail"] == question
     panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
     assert "is there a tile on J15, next to CAT?" in panel
-    squares = panel.split('<g class="cell')[1:]
-    assert [re.search(r'data-cell="(\w+)"', square).group(1) for square in squares
-            if '<rect class="check"' in square] == ["J15"]
+    assert ringed(panel) == ["J15"]
     fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
                         json={"cell": "J15", "tile": "s^"}).get_json()
     assert fixed["verdict"]["legal"] is True
@@ -611,9 +613,7 @@ def test_a_tile_half_off_its_square_is_told_while_waiting_in_the_south_view(app,
     assert service.state(game_id)["live"]["detail"] == answer["detail"]
     # The referee board rings the square it names, and no other.
     panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
-    squares = panel.split('<g class="cell')[1:]
-    assert [re.search(r'data-cell="(\w+)"', square).group(1) for square in squares
-            if '<rect class="check"' in square] == ["I15"]
+    assert ringed(panel) == ["I15"]
 
     small = "board small in the photo (cells 15 px across, 20 or more read best): move closer"
     assert live.waiting_detail([off, small], "W") == small
