@@ -545,11 +545,16 @@ def peer_distance(chroma: np.ndarray, sure: np.ndarray, *, nearest_of_few: bool 
 
 
 @cache
-def _near() -> np.ndarray:
-    """(225, 225) bool: cells at most :data:`NEAR_RADIUS` rows and columns apart, not the same."""
+def _near() -> tuple[np.ndarray, np.ndarray]:
+    """(225, 24) row-major indices of the cells at most :data:`NEAR_RADIUS` rows and columns
+    from each cell (not itself), and whether each lies on the board (an index off it is 0)."""
     row, col = np.divmod(np.arange(SIZE * SIZE), SIZE)
-    apart = np.maximum(np.abs(row[:, None] - row), np.abs(col[:, None] - col))
-    return (apart > 0) & (apart <= NEAR_RADIUS)
+    steps = [(dr, dc) for dr in range(-NEAR_RADIUS, NEAR_RADIUS + 1)
+             for dc in range(-NEAR_RADIUS, NEAR_RADIUS + 1) if (dr, dc) != (0, 0)]
+    rows = row[:, None] + np.array([dr for dr, _ in steps])
+    cols = col[:, None] + np.array([dc for _, dc in steps])
+    on_board = (rows >= 0) & (rows < SIZE) & (cols >= 0) & (cols < SIZE)
+    return np.where(on_board, rows * SIZE + cols, 0), on_board
 
 
 def near_distance(chroma: np.ndarray, letterless: np.ndarray) -> np.ndarray:
@@ -561,8 +566,9 @@ def near_distance(chroma: np.ndarray, letterless: np.ndarray) -> np.ndarray:
     and at another angle to the camera, and their spread is the whole photo's; the squares around
     it share its light. Any kind of square counts, as premium squares are far in chroma from a
     plain one (so never the nearest) and a plain square has plain squares around it."""
-    usable = _near() & letterless[None, :]
-    apart = np.where(usable, np.linalg.norm(chroma[None] - chroma[:, None], axis=2), np.inf)
+    near, on_board = _near()
+    usable = on_board & letterless[near]
+    apart = np.where(usable, np.linalg.norm(chroma[near] - chroma[:, None], axis=2), np.inf)
     return np.partition(apart, BLANK_PEER_RANK - 1, axis=1)[:, BLANK_PEER_RANK - 1]
 
 
