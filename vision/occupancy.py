@@ -689,7 +689,7 @@ class _Faces(NamedTuple):
     """Each cell's face measured against a set of tiles (:func:`_faces_against`)."""
 
     lightness: np.ndarray
-    """(225,) L* of each face (:func:`face_colours`)..."""
+    """(225,) L* of each face (:func:`face_colours`)."""
     to_peer: np.ndarray
     """(225,) chroma distance to its own kind of square (:func:`peer_distance`)..."""
     to_near: np.ndarray
