@@ -428,7 +428,9 @@ photo's letterless cells typically are from theirs (:func:`colour_evidence`). Ch
 squares alone: the farthest such candidate of the truth photos is 1.8 with the corners found and
 3.15 with the truth corners (jheidel 170737 N1, a grey square tinted by the red frame beside it);
 on 120 renders of ``bench blanks``' kind (corners given) three empty squares lie farther (4.0,
-4.8, 7.0), and the reading takes none of them for a tile that it did not take before.
+4.8, 7.0), and the reading takes none of them for a tile that it did not take before. 3.0 and
+2.5 found one blank more on the truth photos (jheidel 170737 O10; ``python -m bench occupancy`` 5
+wrong, not 6), but 3.0 takes 170737 N1 with the truth corners and 2.5 a square of a render.
 
 A doubt at 2.5 (kept empty but named, as :data:`DOUBTFUL_PEER_SPREADS` does) was tried and not
 kept: ``tileref eval`` as before with found corners, two empty squares more named with the corners
