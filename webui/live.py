@@ -108,9 +108,7 @@ def waiting_detail(warnings: Iterable[str], camera_side: str,
     if last_word is not None:
         ends = word_end_doubts(warnings, camera_side, last_word[1])
         if ends:
-            squares = " or ".join(ends)
-            return (f"is there a tile on {squares}, next to {last_word[0].upper()}? A blank can "
-                    f"look like its square: tap {squares} to add it")
+            return tile_question(" or ".join(ends), next_to=last_word[0].upper())
     turns = Seat.parse(camera_side).quarter_turns
     cells = [Cell.parse(name).turned(turns).name for name in off_square_cells(warnings)]
     if not cells:
@@ -118,6 +116,13 @@ def waiting_detail(warnings: Iterable[str], camera_side: str,
     if len(cells) == 1:
         return f"a tile lies half off its square on {cells[0]}: push it onto its square"
     return f"tiles lie half off their squares on {', '.join(cells)}: push them onto their squares"
+
+
+def tile_question(squares: str, next_to: str = "") -> str:
+    """The table's question about ``squares`` read as empty where a tile may lie unseen (a gap
+    in a play, the end of the last word ``next_to``), worded the same wherever it is asked."""
+    where = f"{squares}, next to {next_to}" if next_to else squares
+    return f"is there a tile on {where}? A blank can look like its square: tap {squares} to add it"
 
 
 def word_end_doubts(warnings: Iterable[str], camera_side: str,

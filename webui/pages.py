@@ -31,6 +31,7 @@ from referee.cells import COLUMNS, SIZE, Cell, Seat
 from referee.tiles import load_tile_set, tile_set_names
 from vision.reading import other_tile_sets, warned_cells
 from webui import get_service
+from webui.live import tile_question
 from webui.service import ServiceError, parse_corners, tile_set_option
 
 bp = Blueprint("pages", __name__)
@@ -161,9 +162,7 @@ def describe_verdict(state: dict[str, Any], verdict: dict[str, Any],
                            + (f" (it could be {letters})." if letters else "."))
         gaps = verdict.get("gaps") or []
         if gaps:
-            squares = ", ".join(gaps)
-            details.append(f"Is there a tile on {squares}? A blank can look like its square: "
-                           f"tap {squares} to add it.")
+            details.append(sentence(tile_question(", ".join(gaps))))
         if verdict.get("unexpected"):
             cells = ", ".join(change["cell"] for change in verdict["unexpected"][:8])
             details.append(f"Misread? Tap a square to correct it: {cells}.")
@@ -246,8 +245,9 @@ def panel_context(game_id: str) -> dict[str, Any]:
     table = state.get("live") or {}
     if (not state["pending_remove"] and table.get("detail")
             and table.get("waiting_for") == state["waiting_for"]):
-        # The squares the table is told about while it waits (a tile half off its square) are
-        # ringed on the board, as the panel shows the words (_panel.html).
+        # The squares the table is told about while it waits (a tile half off its square, a
+        # tile the last word may have that went unseen) are ringed on the board, as the panel
+        # shows the words (_panel.html).
         marks["check"] = [*marks.get("check", []), *warned_cells([table["detail"]])]
     ghosts = {}
     for verdict in state["moves"][-1:]:
