@@ -3,6 +3,7 @@ and on renders."""
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 
 import numpy as np
@@ -26,12 +27,15 @@ from vision.occupancy import (
     colour_evidence,
     game_rules,
     near_distance,
+    symmetric_peers,
 )
 from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG
 from vision.rectify import RectifiedBoard, rectify
 from vision.render import RenderOptions, random_position, render_board_photo
 from vision.truth import DEV_PHOTOS, photos_with_truth, read_truth
+
+PHOTOS_UNLABELLED = DEV_PHOTOS.parent / "photos-unlabelled"
 
 WOODEN_BLANK_PHOTO = "jheidel__scrabble-opencv__IMG_20151016_170028.jpg"
 """A wooden blank on the grey plain square O10 (truth orientation), beside the O on O9."""
@@ -229,6 +233,43 @@ def test_a_tile_washed_out_by_glare_is_named_where_it_is_read_as_empty() -> None
     reading = read_board(photo.image, corners=photo.corners)
     seen, named = reading.tiles(), set(reading.warned_empty_cells())
     assert [cell.name for cell in tiles if cell not in seen and cell.name not in named] == []
+
+
+def test_tiles_under_a_sheen_far_lighter_than_their_squares_are_named() -> None:
+    # A sheen whitens glossy tiles and greys their letters but leaves the matte squares dark:
+    # here three tiles on plain dark green squares are whitened four fifths of the way to a
+    # light grey, their letters too faint to show, their faces far from the tiles' colour.
+    # Each is still far lighter than its own kind of square seen bare elsewhere, so named.
+    layout = load_layout("classic")
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        tiles = random_position(rng, words=10)
+        photo = render_board_photo(tiles, seed=seed, options=RenderOptions.clean(
+            board_style="green", tile_colour="wood"))
+        board = _rectified(photo.image, photo.corners)
+        bare = {Cell(index % 15, index // 15) for index in range(225)} - set(tiles)
+        shone = [cell for cell in sorted(tiles) if layout.get(cell) is None and len(bare & {
+            Cell(index % 15, index // 15)
+            for index in symmetric_peers()[cell.row * 15 + cell.col]}) >= 2][:3]
+        image = board.image.copy()
+        for cell in shone:
+            x0, y0, x1, y1 = board.cell_box(cell.col, cell.row)
+            image[y0:y1, x0:x1] = (0.2 * image[y0:y1, x0:x1] + 0.8 * 200).astype(np.uint8)
+        board = dataclasses.replace(board, image=image)
+        washed = colour_evidence(board, cell_features(board)).washed.reshape(15, 15)
+        assert [cell.name for cell in shone if not washed[cell.row, cell.col]] == []
+        assert not [Cell(col, row) for row, col in np.argwhere(washed)
+                    if Cell(col, row) not in tiles]
+
+
+def test_tiles_of_a_real_photo_under_a_sheen_are_read_or_named() -> None:
+    # kristopalka red_boards_014 (unlabelled; its top rows checked by eye): the tiles along the
+    # far edge shine grey-white on the dark red squares, their letters faint. B1 and C1 were read
+    # as empty with no word said.
+    reading = read_board(PHOTOS_UNLABELLED / "kristopalka__scrabble-solver__red_boards_014.jpg",
+                         tiles="polish")
+    seen = {cell.name for cell in reading.tiles()} | set(reading.warned_empty_cells())
+    assert not {"A1", "B1", "C1", "D1", "E1", "F1", "G1", "A2", "E2", "E3", "E4"} - seen
 
 
 def test_a_square_paler_than_dark_tiles_is_not_washed_out() -> None:

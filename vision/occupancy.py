@@ -480,6 +480,22 @@ rule tells on the truth photos 0.3 or less). Nor is a face this much darker than
 a blank: shadow moves a*, b* as well (the blanks it finds on the photos are within 1.3)."""
 
 
+GLARED_ABOVE_PEERS = 80
+"""L* (0-255) by which a face lighter than the tiles' but short of glare's white
+(:data:`WASHED_LIGHTNESS`) is lighter still than its own kind of square seen bare elsewhere
+(:func:`peer_lightness`): a tile whose letter a sheen has taken, named
+(:attr:`ColourEvidence.washed`). On an unlabelled photo (kristopalka red_boards_014) the glossy
+tiles along the board's far edge shone grey-white over matte dark red squares, their letters faint
+or gone: L* 160-175, 107-131 above their squares, and the model read B1 and C1 as empty with no
+word said. On the truth photos no empty square lighter than the tiles is more than 52 above
+(ssetser IMG_2677 I6 and F9, white squares whose peers lie in the tiles' shadows); 80 is about the
+middle. Without the cap at :data:`WASHED_LIGHTNESS` a glare's halo on dark squares was named too.
+Empty squares named, corners given: on 60 renders under glare 0.15-0.9 (seeds 300-359, each board
+style) 854 before, 865 now, 894 without the cap; on 100 renders of random conditions (seeds
+2000-2099) 976, 981 and 1001. Neither set has a tile read or missed differently: the renderer's
+glare whitens tiles and squares alike, so it has no such tile."""
+
+
 class ColourEvidence(NamedTuple):
     """What the colour of each cell's face says, beside the model (:func:`colour_evidence`)."""
 
@@ -498,7 +514,9 @@ class ColourEvidence(NamedTuple):
     washed: np.ndarray
     """(225,) bool: a letter's shape too faint to be sure of, on a face washed out brighter than
     the tiles' (:data:`WASHED_OUT_SPREADS`): a tile under glare, which greys its letter and
-    takes its colour away. Doubtful, so named, not read (:func:`colour_evidence`)."""
+    takes its colour away; or a face brighter than the tiles' far lighter than its own kind of
+    square (:data:`GLARED_ABOVE_PEERS`), a tile whose letter a sheen took. Doubtful, so named,
+    not read (:func:`colour_evidence`)."""
 
     @classmethod
     def none(cls) -> ColourEvidence:
@@ -549,6 +567,16 @@ def peer_distance(chroma: np.ndarray, sure: np.ndarray, *, nearest_of_few: bool 
     if nearest_of_few:
         rank[usable.sum(axis=1) <= BLANK_PEER_RANK] = 0
     return apart[np.arange(len(apart)), rank]
+
+
+def peer_lightness(lightness: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """(225,) how light each cell's own kind of square is where it is bare: the
+    :data:`BLANK_PEER_RANK`-th lightest of its symmetric peers among ``squares`` (one may be
+    a tile nobody is sure of, or glared itself); infinite where it has too few such peers."""
+    peers, other = other_peers()
+    usable = other & squares[peers]
+    darkness = np.sort(np.where(usable, -lightness[peers], np.inf), axis=1)[:, BLANK_PEER_RANK - 1]
+    return np.where(np.isfinite(darkness), -darkness, np.inf)
 
 
 @cache
@@ -632,7 +660,10 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     and as ``tileref read`` read, on 182 renders of random positions and conditions from 27 to
     21; no empty square more was named on either, nor on the truth photos (``tileref eval``, both
     ways: every figure unchanged). What is left: letters washed away entirely, a thin I (no
-    letter's shape), tiles in a dark photo.
+    letter's shape), tiles in a dark photo. A letter a sheen took entirely, on a glossy tile over
+    a dark matte square, is named too: the face lighter than the tiles' and far lighter than its
+    own kind of square bare elsewhere (:data:`GLARED_ABOVE_PEERS`); the truth photos read as
+    before (``tileref eval``, both ways), and a real photo's silent B1 and C1 are named.
 
     A blank's own kind of square can be far off across the board, in other light: the wooden
     blank on the jheidel photos' grey plain square O10 was 1.3-3.6 peer spreads from its peers,
@@ -669,8 +700,10 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     to_peer, to_near, to_tile = faces.to_peer, faces.to_near, faces.to_tile
     tile_spread = max(float(np.median(to_tile[sure])), 1e-6)
     square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~faces.brighter()
-    washed = (_letter_shaped(letters) & ~sure & (letters[:, 13] == 0) & faces.brighter()
-              & (faces.lightness >= WASHED_LIGHTNESS))
+    glared = _letter_shaped(letters) & (letters[:, 13] == 0) & (faces.lightness >= WASHED_LIGHTNESS)
+    shone = (faces.lightness < WASHED_LIGHTNESS) & (
+        faces.lightness - peer_lightness(faces.lightness, letterless & ~sure) > GLARED_ABOVE_PEERS)
+    washed = ~sure & faces.brighter() & (glared | shone)
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
     candidate = (letterless & beside & ~faces.darker()
