@@ -217,6 +217,34 @@ def test_photo_effects_change_the_picture_in_the_expected_direction() -> None:
     assert sharpness(blurred) < 0.5 * sharpness(plain)
 
 
+def test_a_sheen_washes_the_far_tiles_tops_and_nothing_else() -> None:
+    # Tiles along the far edge (row 1 in a straight view) and the near one (row 15): the sheen
+    # whitens the far tiles' tops, letters and all, and leaves the near tiles and every square
+    # as they were, to the pixel.
+    position = {Cell(col, row): Tile("E") for col in range(5, 10) for row in (0, 14)}
+    plain = render_board_photo(position, seed=5, width=800, height=600,
+                               options=RenderOptions.clean()).image.astype(int)
+    shone = render_board_photo(position, seed=5, width=800, height=600,
+                               options=RenderOptions.clean(sheen=1.0)).image.astype(int)
+    corners = render_board_photo({}, seed=5, width=800, height=600,
+                                 options=RenderOptions.clean()).corners
+    homography = grid_to_image(corners)
+
+    def box(x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice]:
+        (left, top), (right, bottom) = cv2.perspectiveTransform(
+            np.float64([[[x0, y0], [x1, y1]]]), homography)[0]
+        return slice(int(top), int(bottom)), slice(int(left), int(right))
+
+    far, near = box(5.2, 0.2, 9.8, 0.8), box(5.2, 14.2, 9.8, 14.8)
+    assert shone[far].mean() > plain[far].mean() + 30
+    # Letters greyed: the far tiles' darkest ink is much lighter than it was.
+    assert np.percentile(shone[far], 2) > np.percentile(plain[far], 2) + 60
+    changed = np.abs(shone - plain).max(axis=2) > 0
+    assert not changed[near].any()
+    changed[box(4.8, -0.5, 10.2, 1.2)] = False  # the far tiles, raised faces and all
+    assert not changed.any()
+
+
 @pytest.mark.parametrize(
     "call",
     [
@@ -226,6 +254,7 @@ def test_photo_effects_change_the_picture_in_the_expected_direction() -> None:
         lambda: RenderOptions(tilt=80),
         lambda: RenderOptions(board_style="plaid"),
         lambda: RenderOptions(tile_set="klingon"),
+        lambda: RenderOptions(sheen=1.5),
     ],
 )
 def test_bad_input_is_a_render_error(call) -> None:  # type: ignore[no-untyped-def]

@@ -6,7 +6,7 @@ rotation and corner is known exactly. A render is a small 3-D scene seen through
 a board with its premium squares and printed words lying on a table, tiles standing 0.2 cell proud
 of it (so their faces shift against the squares in an oblique view, as on a real board), loose
 tiles and a rack around it, then the failings of a phone photo: tilt, turn, uneven and coloured
-light, glare, shadow, a hand in the way, blur, noise and JPEG.
+light, glare, a sheen on glossy tiles, shadow, a hand in the way, blur, noise and JPEG.
 
 World units are cells. x runs along a row from column A, y down the columns from row 1 (the South
 view), z points down into the table, so a tile top lies at z = -tile_height.
@@ -147,6 +147,7 @@ class RenderOptions:
     brightness: float = 1.0
     white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)  # BGR gains
     glare: float = 0.0  # 0 none, 1 a burnt-out highlight
+    sheen: float = 0.0  # 0 none, 1 glossy tile tops washed to white at the far edge
     shadow: float = 0.0  # 0 none, 1 a black shadow over part of the board
     blur: float = 0.0  # Gaussian sigma in pixels
     noise: float = 1.5  # sigma of sensor noise, in grey levels
@@ -178,7 +179,8 @@ class RenderOptions:
             (0.1 <= self.brightness <= 2, "brightness must be 0.1 to 2"),
             (len(self.white_balance) == 3 and all(0.3 <= g <= 2 for g in self.white_balance),
              "white_balance must be three gains from 0.3 to 2"),
-            (0 <= self.glare <= 1 and 0 <= self.shadow <= 1, "glare and shadow must be 0 to 1"),
+            (0 <= self.glare <= 1 and 0 <= self.shadow <= 1 and 0 <= self.sheen <= 1,
+             "glare, shadow and sheen must be 0 to 1"),
             (0 <= self.blur <= 20 and 0 <= self.noise <= 50, "blur must be 0-20, noise 0-50"),
             (self.jpeg_quality is None or 5 <= self.jpeg_quality <= 100,
              "jpeg_quality must be 5 to 100 or None"),
@@ -272,6 +274,8 @@ class RenderedPhoto:
                  f"tilt {o.tilt:.0f} deg, azimuth {o.azimuth:.0f} deg; "
                  f"glare {o.glare:.1f}, shadow {o.shadow:.1f}, brightness {o.brightness:.2f}, "
                  f"blur {o.blur:.1f}")
+        if o.sheen:
+            notes += f"; sheen {o.sheen:.1f} on the tiles"
         if self.covered:
             notes += "; '?' = cells hidden by a hand: " + " ".join(
                 cell.name for cell in sorted(self.covered, key=lambda c: (c.row, c.col)))
@@ -630,8 +634,10 @@ def _draw_sides(image: np.ndarray, camera: Camera, blocks: Sequence[Block],
             _fill(image, camera.project(quad), block.colour * lit)
 
 
-def _draw_top(image: np.ndarray, camera: Camera, block: Block) -> None:
-    """One block's top face, warped into place through its own small homography."""
+def _draw_top(image: np.ndarray, camera: Camera, block: Block,
+              tops: np.ndarray | None = None) -> None:
+    """One block's top face, warped into place through its own small homography; ``tops`` (the
+    image's height x width), when given, gathers where a face with an image was drawn."""
     corners = camera.project(_with_z(block.footprint, block.top))
     height, width = image.shape[:2]
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 1
@@ -653,6 +659,8 @@ def _draw_top(image: np.ndarray, camera: Camera, block: Block) -> None:
     alpha = cv2.warpPerspective(_rounded_alpha(side), matrix, size, flags=cv2.INTER_LINEAR)
     roi = image[y0:y1, x0:x1]
     roi[:] = roi * (1 - alpha[:, :, None]) + warped * alpha[:, :, None]
+    if tops is not None:
+        np.maximum(tops[y0:y1, x0:x1], alpha, out=tops[y0:y1, x0:x1])
 
 
 @lru_cache(maxsize=32)
@@ -809,6 +817,23 @@ def _draw_hand(image: np.ndarray, camera: Camera, rng: np.random.Generator,
     return mask
 
 
+SHEEN_WHITE = 235.0
+"""The grey a fully washed tile top reaches: a window's reflection, not a burnt-out highlight."""
+
+
+def _sheen(image: np.ndarray, tops: np.ndarray, corners: np.ndarray, strength: float) -> None:
+    """Glossy tile tops mirroring a bright window: washed towards white, letters and all, more
+    and more from the board's middle to its far edge in the photo (``strength`` there), while the
+    matte squares between them keep their colour (an unlabelled photo, kristopalka
+    red_boards_014: grey-white tiles with faint letters on dark red squares along the far edge).
+    """
+    top, bottom = corners[:, 1].min(), corners[:, 1].max()
+    ys = np.arange(image.shape[0], dtype=np.float32)[:, None]
+    farther = (bottom - ys) / max(bottom - top, 1.0)
+    wash = strength * np.clip(2 * farther - 1, 0, 1) * tops
+    image += (SHEEN_WHITE - image) * wash[:, :, None]
+
+
 def _photo_effects(image: np.ndarray, options: RenderOptions, board_points: np.ndarray,
                    rng: np.random.Generator) -> np.ndarray:
     """What the phone and the room do to the picture, in a fixed order."""
@@ -939,8 +964,11 @@ def render_board_photo(tiles: dict[Cell, Tile], *, seed: int, width: int = 1600,
     blocks = _board_blocks(tiles, options, tile_set, face_px, colour, font, seed)
     _draw_shadows(image, camera, blocks, light, 0.5)
     _draw_sides(image, camera, blocks, light)
+    tops = np.zeros((height, width), np.float32) if options.sheen else None
     for block in blocks:
-        _draw_top(image, camera, block)
+        _draw_top(image, camera, block, tops)
+    if tops is not None:
+        _sheen(image, tops, corners, options.sheen)
     covered: frozenset[Cell] = frozenset()
     if options.hand:
         mask = _draw_hand(image, camera, _stream(seed, 3), light)

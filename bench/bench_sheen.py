@@ -1,0 +1,104 @@
+"""Tiles under a sheen: how many are missed, and how many of those no warning names.
+
+Glossy tile tops that mirror a window are washed towards white, letters and all, while the matte
+squares between them keep their colour (an unlabelled photo, kristopalka red_boards_014: a row of
+grey-white tiles with faint letters along the board's far edge). Renders (``vision.render`` with
+``sheen``, from the board's middle to its far edge) of a random position with one more word along
+that edge, under random conditions, the three board styles in turn, corners given, read as the
+live camera reads: each once with the sheen and once without it (the same scene, position and
+light), so the difference is the sheen's.
+
+A tile missed with no warning naming its square is the miss a player cannot catch from the
+reading. ``python -m bench sheen``
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from referee.boardtext import Tile
+from referee.cells import Cell
+from vision.errors import VisionError
+from vision.read import read_board
+from vision.reading import DEFAULT_CONFIG
+from vision.render import (
+    BOARD_STYLES,
+    RenderedPhoto,
+    RenderOptions,
+    random_position,
+    render_board_photo,
+)
+
+RENDERS = 39
+"""Renders, thirteen of each board style."""
+FIRST_SEED = 500
+SHEEN = (0.7, 1.0)
+"""The sheen's strength at the board's far edge, drawn in this range for each render."""
+EDGE_LETTERS = "AEIOURSTLN"
+
+
+def _render(seed: int, sheen: bool) -> tuple[RenderedPhoto, dict[Cell, Tile]]:
+    """Render ``seed``'s board, with its sheen or without: nothing else differs."""
+    rng = np.random.default_rng(seed)
+    tiles = random_position(rng, words=8)
+    start = int(rng.integers(0, 8))
+    for offset, letter in enumerate(rng.choice(list(EDGE_LETTERS), int(rng.integers(3, 7)))):
+        tiles[Cell(start + offset, 0)] = Tile(str(letter), False, 0)
+    strength = float(rng.uniform(*SHEEN))
+    styles = sorted(BOARD_STYLES)
+    options = RenderOptions.random(np.random.default_rng([seed, 99]),
+                                   board_style=styles[seed % len(styles)], azimuth=0.0,
+                                   sheen=strength if sheen else 0.0)
+    return render_board_photo(tiles, seed=seed, options=options), tiles
+
+
+@dataclass
+class Tally:
+    """What one kind of render gave, by board style (cells under a hand left out)."""
+
+    boards: Counter[str] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
+    tiles: Counter[str] = field(default_factory=Counter)
+    missed: Counter[str] = field(default_factory=Counter)
+    silent: Counter[str] = field(default_factory=Counter)
+    """Of the tiles missed, those no warning names."""
+    named: Counter[str] = field(default_factory=Counter)
+    """Empty squares a warning says may hold a tile."""
+    taken: Counter[str] = field(default_factory=Counter)
+
+    def add(self, photo: RenderedPhoto, tiles: dict[Cell, Tile]) -> None:
+        style = photo.options.board_style
+        self.boards[style] += 1
+        try:
+            reading = read_board(photo.image, corners=photo.corners, config=DEFAULT_CONFIG)
+        except VisionError:
+            self.refused[style] += 1
+            return
+        shown = tiles.keys() - photo.covered
+        read = {Cell.parse(cell.cell) for cell in reading.cells} - photo.covered
+        named = {Cell.parse(name) for name in reading.warned_empty_cells()}
+        self.tiles[style] += len(shown)
+        self.missed[style] += len(shown - read)
+        self.silent[style] += len(shown - read - named)
+        self.named[style] += len(named - tiles.keys() - photo.covered)
+        self.taken[style] += len(read - tiles.keys())
+
+
+def main() -> int:
+    tallies = {"with sheen": Tally(), "without": Tally()}
+    for number, seed in enumerate(range(FIRST_SEED, FIRST_SEED + RENDERS), 1):
+        print(f"\rrender {number}/{RENDERS}", end="", flush=True)
+        for sheen, tally in zip((True, False), tallies.values(), strict=True):
+            tally.add(*_render(seed, sheen))
+    print()
+    print(f"{'board style':<12} {'tiles':<11} {'renders':>7} {'refused':>7} {'tiles':>6} "
+          f"{'missed':>6} {'unwarned':>8} {'squares named':>13} {'squares taken':>13}")
+    for style in sorted(BOARD_STYLES):
+        for name, tally in tallies.items():
+            print(f"{style:<12} {name:<11} {tally.boards[style]:>7} {tally.refused[style]:>7} "
+                  f"{tally.tiles[style]:>6} {tally.missed[style]:>6} {tally.silent[style]:>8} "
+                  f"{tally.named[style]:>13} {tally.taken[style]:>13}")
+    return 0
