@@ -15,7 +15,6 @@ reading. ``python -m bench sheen``
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -55,50 +54,42 @@ def _render(seed: int, sheen: bool) -> tuple[RenderedPhoto, dict[Cell, Tile]]:
     return render_board_photo(tiles, seed=seed, options=options), tiles
 
 
-@dataclass
-class Tally:
-    """What one kind of render gave, by board style (cells under a hand left out)."""
+COLUMNS = ("renders", "refused", "tiles", "missed", "unwarned", "squares named", "squares taken")
+"""What each row counts: "unwarned" are the tiles missed that no warning names, "squares named"
+the empty squares a warning says may hold a tile (cells under a hand are left out)."""
 
-    boards: Counter[str] = field(default_factory=Counter)
-    refused: Counter[str] = field(default_factory=Counter)
-    tiles: Counter[str] = field(default_factory=Counter)
-    missed: Counter[str] = field(default_factory=Counter)
-    silent: Counter[str] = field(default_factory=Counter)
-    """Of the tiles missed, those no warning names."""
-    named: Counter[str] = field(default_factory=Counter)
-    """Empty squares a warning says may hold a tile."""
-    taken: Counter[str] = field(default_factory=Counter)
 
-    def add(self, photo: RenderedPhoto, tiles: dict[Cell, Tile]) -> None:
-        style = photo.options.board_style
-        self.boards[style] += 1
-        try:
-            reading = read_board(photo.image, corners=photo.corners, config=DEFAULT_CONFIG)
-        except VisionError:
-            self.refused[style] += 1
-            return
-        shown = tiles.keys() - photo.covered
-        read = {Cell.parse(cell.cell) for cell in reading.cells} - photo.covered
-        named = {Cell.parse(name) for name in reading.warned_empty_cells()}
-        self.tiles[style] += len(shown)
-        self.missed[style] += len(shown - read)
-        self.silent[style] += len(shown - read - named)
-        self.named[style] += len(named - tiles.keys() - photo.covered)
-        self.taken[style] += len(read - tiles.keys())
+def _count(counts: Counter[tuple[str, str]], photo: RenderedPhoto,
+           tiles: dict[Cell, Tile]) -> None:
+    """Add one render's reading to ``counts``, keyed by (board style, column)."""
+    style = photo.options.board_style
+    counts[style, "renders"] += 1
+    try:
+        reading = read_board(photo.image, corners=photo.corners, config=DEFAULT_CONFIG)
+    except VisionError:
+        counts[style, "refused"] += 1
+        return
+    shown = tiles.keys() - photo.covered
+    read = {Cell.parse(cell.cell) for cell in reading.cells} - photo.covered
+    named = {Cell.parse(name) for name in reading.warned_empty_cells()}
+    counts[style, "tiles"] += len(shown)
+    counts[style, "missed"] += len(shown - read)
+    counts[style, "unwarned"] += len(shown - read - named)
+    counts[style, "squares named"] += len(named - tiles.keys() - photo.covered)
+    counts[style, "squares taken"] += len(read - tiles.keys())
 
 
 def main() -> int:
-    tallies = {"with sheen": Tally(), "without": Tally()}
+    tallies: dict[str, Counter[tuple[str, str]]] = {"with": Counter(), "without": Counter()}
     for number, seed in enumerate(range(FIRST_SEED, FIRST_SEED + RENDERS), 1):
         print(f"\rrender {number}/{RENDERS}", end="", flush=True)
-        for sheen, tally in zip((True, False), tallies.values(), strict=True):
-            tally.add(*_render(seed, sheen))
+        for sheen, counts in zip((True, False), tallies.values(), strict=True):
+            _count(counts, *_render(seed, sheen))
     print()
-    print(f"{'board style':<12} {'tiles':<11} {'renders':>7} {'refused':>7} {'tiles':>6} "
-          f"{'missed':>6} {'unwarned':>8} {'squares named':>13} {'squares taken':>13}")
+    print(f"{'board style':<12} {'sheen':<11}" + "".join(f" {name:>{len(name)}}"
+                                                        for name in COLUMNS))
     for style in sorted(BOARD_STYLES):
-        for name, tally in tallies.items():
-            print(f"{style:<12} {name:<11} {tally.boards[style]:>7} {tally.refused[style]:>7} "
-                  f"{tally.tiles[style]:>6} {tally.missed[style]:>6} {tally.silent[style]:>8} "
-                  f"{tally.named[style]:>13} {tally.taken[style]:>13}")
+        for kind, counts in tallies.items():
+            print(f"{style:<12} {kind:<11}" + "".join(f" {counts[style, name]:>{len(name)}}"
+                                                      for name in COLUMNS))
     return 0
