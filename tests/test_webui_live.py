@@ -106,6 +106,13 @@ def ringed(html: str) -> list[str]:
             for square in html.split('<g class="cell')[1:] if '<rect class="check"' in square]
 
 
+def tap(client, game_id: str, auth: dict, cell: str, tile: str) -> dict:
+    """A player's tap on the board: the correction of ``cell`` to ``tile``, and the verdict
+    and state the server answers with."""
+    return client.post(f"/api/games/{game_id}/corrections", headers=auth,
+                       json={"cell": cell, "tile": tile}).get_json()
+
+
 def play_readings(service, game_id, table, spec, times=2):
     answers = [service.judge_reading(game_id, table, reading(spec)) for _ in range(times)]
     return answers
@@ -178,8 +185,7 @@ def test_a_correction_rejudges_and_stays_fixed(app, client, make_game):
     misread = {**CAT_S, "I15": "I^"}                   # the camera reads CAI
     verdict = play_readings(service, game_id, table, misread)[-1]["verdict"]
     assert verdict["legal"] is False and verdict["reason"] == "not-in-word-list"
-    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
-                        json={"cell": "I15", "tile": "T^"}).get_json()
+    fixed = tap(client, game_id, auth, "I15", "T^")
     assert fixed["verdict"]["legal"] is True
     assert fixed["state"]["to_move"] == "N"
     # The camera still sees CAI: the correction holds and nothing is judged again.
@@ -194,8 +200,7 @@ def test_correcting_an_accepted_camera_play_replaces_it(app, client, make_game):
     service = app.extensions["tileref"]
     table = service.live_table(game_id)
     play_readings(service, game_id, table, {"G15": "C^", "H15": "A^", "I15": "B^"})  # CAB
-    result = client.post(f"/api/games/{game_id}/corrections", headers=auth,
-                         json={"cell": "I15", "tile": "T^"}).get_json()
+    result = tap(client, game_id, auth, "I15", "T^")
     state = result["state"]
     assert [v["words"][0]["word"] for v in state["moves"] if v["legal"]] == ["CAT"]
     assert state["to_move"] == "N"
@@ -293,8 +298,7 @@ def test_a_correction_after_typed_moves_starts_from_the_games_board(app, client,
     for move in ({"player": "S", "word": "CAT", "at": "G15", "dir": "across"},
                  {"player": "N", "pass": True}):
         assert client.post(f"/api/games/{game_id}/moves", headers=auth, json=move).json["legal"]
-    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
-                        json={"cell": "J15", "tile": "S^"}).get_json()
+    fixed = tap(client, game_id, auth, "J15", "S^")
     assert fixed["verdict"]["legal"] is True, fixed["verdict"]
     assert fixed["verdict"]["words"][0]["word"] == "CATS"
     assert fixed["state"]["last_reading"].split("\n")[14].split() == (
@@ -314,8 +318,7 @@ def test_a_blank_is_designated_by_a_correction_and_stays_designated(app, client,
     # The refused reading is drawn dashed over the game's board, so the blank can be tapped.
     assert re.search(r'<g class="cell mark-seen[^"]*" data-cell="H15" data-tile="\?\^"', html)
     assert re.search(r'<g class="cell mark-seen[^"]*" data-cell="G15" data-tile="C\^"', html)
-    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
-                        json={"cell": "H15", "tile": "a^"}).get_json()
+    fixed = tap(client, game_id, auth, "H15", "a^")
     assert fixed["verdict"]["legal"] is True
     assert fixed["verdict"]["words"][0]["word"] in ("CaT", "CAT")
     assert "a^" in fixed["state"]["board"].split()
@@ -339,8 +342,7 @@ def test_a_blank_the_camera_missed_is_asked_for_on_the_gap_it_leaves(app, client
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Is there a tile on H15?" in html
     assert ringed(html) == ["H15"]
-    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
-                        json={"cell": "H15", "tile": "a^"}).get_json()
+    fixed = tap(client, game_id, auth, "H15", "a^")
     assert fixed["verdict"]["legal"] is True
     assert fixed["verdict"]["words"][0]["word"] in ("CaT", "CAT")
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
@@ -366,8 +368,7 @@ def test_a_blank_read_facing_another_seat_is_the_movers_and_stays_the_games(app,
     verdict = play_readings(service, game_id, table, seen)[-1]["verdict"]
     assert verdict["reason"] == "blank-undesignated", verdict
     assert verdict["player"] == "S" and "H15" in verdict["message"]
-    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
-                        json={"cell": "H15", "tile": "a^"}).get_json()
+    fixed = tap(client, game_id, auth, "H15", "a^")
     assert fixed["verdict"]["legal"] is True and fixed["verdict"]["player"] == "S"
     for guess in ("?<", "?v", "?^"):
         later = play_readings(service, game_id, table, {**CAT_S, "H15": guess}, times=3)
@@ -429,8 +430,7 @@ def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, cli
     panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
     assert "is there a tile on J15, next to CAT?" in panel
     assert ringed(panel) == ["J15"]
-    fixed = client.post(f"/api/games/{game_id}/corrections", headers=auth,
-                        json={"cell": "J15", "tile": "s^"}).get_json()
+    fixed = tap(client, game_id, auth, "J15", "s^")
     assert fixed["verdict"]["legal"] is True
     assert fixed["verdict"]["words"][0]["cells"] == ["G15", "H15", "I15", "J15"]
     state = fixed["state"]
