@@ -714,15 +714,9 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
     candidate = (letterless & beside & ~faces.darker()
                  & (to_tile < BLANK_TILE_SPREADS * tile_spread))
-    blank, near = np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE)
-    known = letterless & np.isfinite(to_peer)
-    if known.any():
-        by_peer = candidate & known & (to_tile < to_peer)
-        blank[by_peer] = to_peer[by_peer] / _typical(to_peer, known)
-    around = letterless & np.isfinite(to_near)
-    if around.any():
-        by_near = candidate & around & (to_tile < to_near)
-        near[by_near] = to_near[by_near] / _typical(to_near, around)
+    blank, near = (_in_typical(distance, letterless,
+                               candidate & np.isfinite(distance) & (to_tile < distance))
+                   for distance in (to_peer, to_near))
     return ColourEvidence(blank, near, square, washed)
 
 
@@ -750,6 +744,17 @@ class _Faces(NamedTuple):
     def darker(self) -> np.ndarray:
         """Faces in shadow: as much darker than the tiles'."""
         return self.lightness < self.tile_lightness - WASHED_OUT_SPREADS * self.lightness_spread
+
+
+def _in_typical(distance: np.ndarray, letterless: np.ndarray, candidates: np.ndarray
+                ) -> np.ndarray:
+    """(225,) each of the ``candidates``' ``distance`` in units of the :func:`_typical` distance
+    of the ``letterless`` cells that have one; 0 elsewhere, and everywhere if none has."""
+    evidence = np.zeros(SIZE * SIZE)
+    known = letterless & np.isfinite(distance)
+    if known.any():
+        evidence[candidates] = distance[candidates] / _typical(distance, known)
+    return evidence
 
 
 def _typical(distance: np.ndarray, known: np.ndarray) -> float:
@@ -796,14 +801,10 @@ def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarr
     # A face in shadow, or blown out by glare, has the light's colour more than its own.
     shown = (~tiles & ~faces.darker() & (faces.lightness < BLOWN_OUT_LIGHTNESS)
              & (letterless | lettered))
-    blank, near = np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE)
-    blank[centre] = 2 * BLANK_PEER_SPREADS
-    for evidence, distance in ((blank, faces.to_peer), (near, faces.to_near)):
-        known = letterless & np.isfinite(distance)
-        if known.any():
-            candidate = _in_a_word(shown & np.isfinite(distance) & (faces.to_tile < distance),
-                                   tiles)
-            evidence[candidate] = distance[candidate] / _typical(distance, known)
+    blank, near = (_in_typical(distance, letterless, _in_a_word(
+        shown & np.isfinite(distance) & (faces.to_tile < distance), tiles))
+                   for distance in (faces.to_peer, faces.to_near))
+    blank[centre] = 2 * BLANK_PEER_SPREADS  # one of the tiles, so never a candidate above
     return ColourEvidence.none()._replace(blank=blank, near=near)
 
 
