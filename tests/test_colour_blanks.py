@@ -71,6 +71,13 @@ def _truth_photos() -> tuple[tuple[str, RectifiedBoard, np.ndarray, np.ndarray],
     return tuple(out)
 
 
+def _tiles_by_rules_alone(board: RectifiedBoard) -> np.ndarray:
+    """(225,) bool: the tiles read from ``board`` by a model that calls every cell empty, so by
+    the rules beside it (colour, sure letters) alone."""
+    return _always_empty_model().tile_probability(board).reshape(-1) \
+        >= DEFAULT_CONFIG.occupancy_threshold
+
+
 def test_no_empty_square_of_any_truth_photo_is_taken_for_a_blank() -> None:
     flagged_blanks = 0
     for name, board, occupied, blanks in _truth_photos():
@@ -94,8 +101,7 @@ def test_a_blank_its_peers_do_not_tell_is_told_by_the_squares_around_it() -> Non
     assert evidence.blank[index] <= BLANK_PEER_SPREADS < evidence.near[index] * (
         BLANK_PEER_SPREADS / BLANK_NEAR_SPREADS)
     assert colour_blanks(board, cell_features(board))[index]
-    tiles = _always_empty_model().tile_probability(board).reshape(-1) \
-        >= DEFAULT_CONFIG.occupancy_threshold
+    tiles = _tiles_by_rules_alone(board)
     assert tiles[index] and not (tiles & ~occupied).any()
 
 
@@ -117,8 +123,7 @@ def test_the_squares_around_a_cell_are_its_second_nearest_letterless_neighbour()
 def test_a_blank_told_by_colour_is_a_tile_whatever_the_model_says() -> None:
     (name, board, occupied, blanks), = [p for p in _truth_photos() if p[0] == WOODEN_BLANK_PHOTO]
     assert blanks.sum() == 1
-    tiles = _always_empty_model().tile_probability(board).reshape(-1) \
-        >= DEFAULT_CONFIG.occupancy_threshold
+    tiles = _tiles_by_rules_alone(board)
     assert tiles[blanks].all()
     assert not (tiles & ~occupied).any()
 
