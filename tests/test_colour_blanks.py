@@ -267,6 +267,25 @@ def test_tiles_under_a_sheen_far_lighter_than_their_squares_are_named() -> None:
                     if Cell(col, row) not in tiles]
 
 
+def test_tiles_whose_letters_a_sheen_greyed_on_light_squares_are_named() -> None:
+    # A word along the far edge under a strong sheen, on the two boards with light squares: the
+    # tiles' faces are no lighter than their squares, but each letter still shows, faintly (23-24
+    # grey levels darker than the face), in a letter's shape. All five were read as empty
+    # squares with no word said; now each is named, and no empty square is.
+    for style in ("modern", "classic"):
+        rng = np.random.default_rng(1)
+        tiles = random_position(rng, words=8)
+        for offset, letter in enumerate("LOUSE"):
+            tiles[Cell(5 + offset, 0)] = Tile(letter, False, 0)
+        photo = render_board_photo(tiles, seed=1, options=RenderOptions.clean(
+            board_style=style, sheen=0.95))
+        reading = read_board(photo.image, corners=photo.corners)
+        seen, named = reading.tiles(), set(reading.warned_empty_cells())
+        assert [cell.name for cell in tiles if cell not in seen and cell.name not in named] == []
+        assert {"F1", "G1", "H1", "I1", "J1"} <= named
+        assert not named - {cell.name for cell in tiles}
+
+
 def test_tiles_of_a_real_photo_under_a_sheen_are_read_or_named() -> None:
     # kristopalka red_boards_014 (unlabelled; its top rows checked by eye): the tiles along the
     # far edge shine grey-white on the dark red squares, their letters faint. B1 and C1 were read

@@ -254,7 +254,6 @@ def stats_grid(board: RectifiedBoard) -> np.ndarray:
 
 def cell_features(board: RectifiedBoard) -> np.ndarray:
     """A (225, F) feature matrix, row = row * 15 + col, for the occupancy model."""
-    px = board.cell_px
     grid = stats_grid(board)
     lab = cv2.cvtColor(grid, cv2.COLOR_BGR2LAB)
     # Means and mean + 1.28 sd (the 90th percentile of a normal spread), not medians and
@@ -275,8 +274,7 @@ def cell_features(board: RectifiedBoard) -> np.ndarray:
     # photo to photo, and a model given it learnt "tiles are light" (orange tiles all missed).
     local = np.concatenate([centre[:, 1:], whole[:, 1:], spread, chroma_c, chroma_w, dark_edges,
                             border], axis=1)
-    pad = min(LETTER_PAD, board.margin_px / px)
-    letters = _letter_features(_work_cells(board, 0.0), _work_cells(board, pad, gray=True), pad)
+    letters = _board_letters(board)
     sure = _sure_letter_tiles(letters)
     body = _body_likeness(board, letters, sure)
     peers = _peer_likeness(whole, sure)
@@ -501,6 +499,27 @@ named there 92 -> 111, and 73 -> 93 on the same green scenes without a sheen (a 
 the light boards 11 more of 806. Most of the sheen's silent misses, on light squares, are left:
 a tile whose letter is washed away is no lighter than its square there."""
 
+FAINT_LETTER_CONTRAST = 0.17
+"""Print at least this much darker than its face (the letter-evidence feature 7, grey levels /
+100) but short of :data:`SURE_MIN_CONTRAST`, in a letter's shape on a face brighter than the
+tiles' (:data:`WASHED_OUT_SPREADS`), is a letter a sheen or glare has greyed
+(:attr:`ColourEvidence.washed`): named, never read by this alone. Such print is no ink to the
+model (the texture of a plain square reaches 0.18), so a tile whose letter a sheen had greyed
+that far, on a light square no darker than the washed face, was read as empty with no word said.
+On ``python -m bench sheen``'s renders the tiles so missed that showed a letter's shape on a
+brighter face were 0.16-0.28; empty squares that did were 0.10-0.16 and one at 0.22, and on the
+truth photos (found corners) 0.08-0.16 and one at 0.18. Measured: ``python -m bench sheen``,
+tiles missed with no warning 79 -> 63 of 833 (classic 22 -> 14, green 11 -> 10, modern
+46 -> 39), one empty square more named on the modern boards with the sheen and one without;
+``tileref eval`` as before in every column with found corners, and with the corners given two
+empty squares more named on jheidel 170725 (10 -> 12; one checked by eye, a grey plain square
+whose texture makes a letter-sized blob).
+Unchanged: ``python -m bench blanks``, and 100 renders of random conditions (seeds 2000-2099,
+corners given: 97 tiles missed, 80 of them named, 981 squares named, 2 taken). Left: letters
+washed away entirely, and a sheen that leaves the letter dark (contrast 0.5-0.8) but takes the
+face's colour to its square's, so that the face is taken for the square
+(:data:`SQUARE_TILE_SPREADS`)."""
+
 
 class ColourEvidence(NamedTuple):
     """What the colour of each cell's face says, beside the model (:func:`colour_evidence`)."""
@@ -669,7 +688,10 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     letter's shape), tiles in a dark photo. A letter a sheen took entirely, on a glossy tile over
     a dark matte square, is named too: the face lighter than the tiles' and far lighter than its
     own kind of square bare elsewhere (:data:`SHEEN_ABOVE_PEERS`); the truth photos read as
-    before (``tileref eval``, both ways), and a real photo's silent B1 and C1 are named.
+    before (``tileref eval``, both ways), and a real photo's silent B1 and C1 are named. And so
+    is a letter greyed fainter than the model counts as ink but still in a letter's shape, on a
+    face lighter than the tiles' (:data:`FAINT_LETTER_CONTRAST`, :func:`_faint_letters`): on light
+    squares, where a sheened face is no lighter than its square.
 
     A blank's own kind of square can be far off across the board, in other light: the wooden
     blank on the jheidel photos' grey plain square O10 was 1.3-3.6 peer spreads from its peers,
@@ -709,7 +731,8 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     glared = _letter_shaped(letters) & (letters[:, 13] == 0) & (faces.lightness >= WASHED_LIGHTNESS)
     shone = (faces.lightness < WASHED_LIGHTNESS) & (
         faces.lightness - peer_lightness(faces.lightness, letterless & ~sure) > SHEEN_ABOVE_PEERS)
-    washed = ~sure & faces.brighter() & (glared | shone)
+    faint = _faint_letters(board, letters, ~sure & faces.brighter())
+    washed = ~sure & faces.brighter() & (glared | shone | faint)
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
     candidate = (letterless & beside & ~faces.darker()
@@ -718,6 +741,21 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
                                candidate & np.isfinite(distance) & (to_tile < distance))
                    for distance in (to_peer, to_near))
     return ColourEvidence(blank, near, square, washed)
+
+
+def _faint_letters(board: RectifiedBoard, letters: np.ndarray, candidates: np.ndarray
+                   ) -> np.ndarray:
+    """(225,) bool: the ``candidates`` showing a letter's shape in print too faint to count as
+    a letter (:data:`SURE_MIN_CONTRAST`) but at least :data:`FAINT_LETTER_CONTRAST` darker than
+    its face. Only those cells' letters are looked at again, with that fainter print counted as
+    ink: on the truth photos (20 of 38 have such a cell) the whole board's took 8.5 ms a call,
+    theirs alone 1.3 ms."""
+    contrast = letters[:, 7]
+    faint = candidates & (contrast >= FAINT_LETTER_CONTRAST) & (contrast < SURE_MIN_CONTRAST)
+    if faint.any():
+        faint[faint] = _letter_shaped(_board_letters(board, faint, FAINT_LETTER_CONTRAST),
+                                      FAINT_LETTER_CONTRAST)
+    return faint
 
 
 class _Faces(NamedTuple):
@@ -875,7 +913,21 @@ def _above(gray: np.ndarray, level: np.ndarray) -> np.ndarray:
     return gray >= np.clip(np.floor(level) + 1, 0, 255).astype(np.uint8)
 
 
-def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.ndarray:
+def _board_letters(board: RectifiedBoard, chosen: np.ndarray | None = None,
+                   least_contrast: float = SURE_MIN_CONTRAST) -> np.ndarray:
+    """(N, 16) the letter evidence (:func:`_letter_features`) of every cell of ``board``, or of
+    the ``chosen`` ones (a (225,) bool mask), counting print at least ``least_contrast`` darker
+    than its face as ink. For chosen cells only a cell's own letter (features 0-8, 14 and 15)
+    means anything: the rest compare it with the board's other cells."""
+    pad = min(LETTER_PAD, board.margin_px / board.cell_px)
+    cells, around = _work_cells(board, 0.0), _work_cells(board, pad, gray=True)
+    if chosen is not None:
+        cells, around = cells[chosen], around[chosen]
+    return _letter_features(cells, around, pad, least_contrast)
+
+
+def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float,
+                     least_contrast: float = SURE_MIN_CONTRAST) -> np.ndarray:
     """Letter evidence per cell, and how close its face colour is to this photo's tile colour.
 
     The letter is looked for in ``around``, each cell grown by ``pad`` of a cell: tiles sit off
@@ -931,7 +983,7 @@ def _letter_features(cells: np.ndarray, around: np.ndarray, pad: float) -> np.nd
     out[:, 7] = (face_level - dark_level) / 100
     # Ink is measured relative to each cell's own contrast, so a plain square's faint texture
     # comes out as blobs; under SURE_MIN_CONTRAST they are no letter evidence.
-    faint = out[:, 7] < SURE_MIN_CONTRAST
+    faint = out[:, 7] < least_contrast
     out[faint, 0:7] = 0
     out[faint, 14:16] = 0
     # The face colour and the share of ink are the cell's own, not its neighbours'.
@@ -981,14 +1033,16 @@ def _is_star(blob: np.ndarray) -> bool:
     return overlap(72) >= STAR_SELF_MATCH and overlap(36) < STAR_SELF_MATCH
 
 
-def _letter_shaped(letters: np.ndarray) -> np.ndarray:
+def _letter_shaped(letters: np.ndarray, least_contrast: float = SURE_MIN_CONTRAST
+                   ) -> np.ndarray:
     """Cells showing a letter's shape: a central letter-sized blob, no more small blobs than a
-    value's digits, and print darker than the faint texture of a plain square. A sure letter
-    tile is one whose print is also nearly as dark as the photo's other letters'."""
+    value's digits, and print darker than the faint texture of a plain square (by
+    ``least_contrast``). A sure letter tile is one whose print is also nearly as dark as the
+    photo's other letters'."""
     return (letters[:, 5] > 0) & (letters[:, 6] <= MAX_TILE_WORD_BLOBS / 10) & (
         np.minimum(letters[:, 1], letters[:, 2]) >= SURE_LETTER_THICKNESS) & (
         np.maximum(letters[:, 1], letters[:, 2]) <= SURE_LETTER_EXTENT) & (
-        letters[:, 7] >= SURE_MIN_CONTRAST)
+        letters[:, 7] >= least_contrast)
 
 
 def _sure_letter_tiles(letters: np.ndarray) -> np.ndarray:
