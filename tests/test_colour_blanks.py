@@ -20,12 +20,14 @@ from vision.occupancy import (
     BLANK_PEER_SPREADS,
     DOUBTFUL_PEER_SPREADS,
     DOUBTFUL_TILE,
+    LOCAL_FEATURES,
     ColourEvidence,
     OccupancyModel,
     cell_features,
     colour_blanks,
     colour_evidence,
     game_rules,
+    letters_on_bare_kinds,
     near_distance,
     symmetric_peers,
 )
@@ -284,6 +286,33 @@ def test_tiles_whose_letters_a_sheen_greyed_on_light_squares_are_named() -> None
         assert [cell.name for cell in tiles if cell not in seen and cell.name not in named] == []
         assert {"F1", "G1", "H1", "I1", "J1"} <= named
         assert not named - {cell.name for cell in tiles}
+
+
+def test_a_letter_on_a_plain_square_is_named_whatever_its_face_colour() -> None:
+    # A milder sheen leaves the letters plain (33 grey levels below the face) but takes the tiles'
+    # colour to the light grey of the modern board's plain squares, so the model read the four
+    # tiles on plain squares as squares, with no word said. A letter's shape on a kind of square
+    # that shows no print where it is bare holds a tile: each is named now.
+    rng = np.random.default_rng(2)
+    tiles = random_position(rng, words=8)
+    for offset, letter in enumerate("LOUSE"):
+        tiles[Cell(5 + offset, 0)] = Tile(letter, False, 0)
+    photo = render_board_photo(tiles, seed=2, options=RenderOptions.clean(
+        board_style="modern", sheen=0.9))
+    board = _rectified(photo.image, photo.corners)
+    lettered = letters_on_bare_kinds(cell_features(board)[:, LOCAL_FEATURES:]).reshape(15, 15)
+    assert {"F1", "G1", "I1", "J1"} <= {Cell(col, row).name for row, col in np.argwhere(lettered)}
+    reading = read_board(photo.image, corners=photo.corners)
+    seen, named = reading.tiles(), set(reading.warned_empty_cells())
+    assert [cell.name for cell in tiles if cell not in seen and cell.name not in named] == []
+    assert not named - {cell.name for cell in tiles}
+
+
+def test_no_empty_square_of_any_truth_photo_shows_a_letter_on_a_plain_kind() -> None:
+    # Premium print is a letter's shape too, but its kind of square shows print where it is bare.
+    for name, board, occupied, _ in _truth_photos():
+        lettered = letters_on_bare_kinds(cell_features(board)[:, LOCAL_FEATURES:])
+        assert not (lettered & ~occupied).any(), (name, np.flatnonzero(lettered & ~occupied))
 
 
 def test_tiles_of_a_real_photo_under_a_sheen_are_read_or_named() -> None:

@@ -516,9 +516,26 @@ empty squares more named on jheidel 170725 (10 -> 12; one checked by eye, a grey
 whose texture makes a letter-sized blob).
 Unchanged: ``python -m bench blanks``, and 100 renders of random conditions (seeds 2000-2099,
 corners given: 97 tiles missed, 80 of them named, 981 squares named, 2 taken). Left: letters
-washed away entirely, and a sheen that leaves the letter dark (contrast 0.5-0.8) but takes the
-face's colour to its square's, so that the face is taken for the square
-(:data:`SQUARE_TILE_SPREADS`)."""
+washed away entirely, and a sheen that leaves the letter plain but takes the face's colour to its
+square's, so that the model reads a square; on a plain square that is named since
+(:data:`BARE_PRINT_CONTRAST`)."""
+
+BARE_PRINT_CONTRAST = 0.08
+"""A kind of square whose bare cells' print is fainter than this (the letter-evidence feature 7,
+grey levels / 100; :func:`peer_print`) is a plain one, with no print to take for a letter: a
+letter's shape on one is a doubt the reading names (:func:`letters_on_bare_kinds`).
+
+Why: a sheen that leaves a tile's letter plain (30-90 grey levels darker than its face) can still
+take its face's colour to a light plain square's, and the model then read it as a square, with no
+word said (whole words along a board's far edge). Measured on renders: such missed tiles' kinds of
+square were 0.01-0.05 where bare (the second faintest peer, :data:`BLANK_PEER_RANK`); premium
+squares whose print made a letter's shape 0.11 or more, and on the truth photos (found corners) 0.38
+or more; 0.08 lies between. On the truth photos with their corners it picks four cells, all tiles
+(jheidel 170755's blurred I and T). Scratch run of 90 clean renders, a word along the far edge under
+a sheen of 0.6-1.0 (three board styles, six seeds): tiles missed with no warning 137 -> 91 of 2235,
+empty squares named 5 as before. ``python -m bench sheen``: 63 -> 61 of 833 (modern 39 -> 37), no
+square more named. Unchanged: ``tileref eval`` both ways, ``python -m bench blanks`` and ``early``,
+100 renders of random conditions (seeds 2000-2099)."""
 
 
 class ColourEvidence(NamedTuple):
@@ -598,10 +615,32 @@ def peer_lightness(lightness: np.ndarray, squares: np.ndarray) -> np.ndarray:
     """(225,) how light each cell's own kind of square is where it is bare: the
     :data:`BLANK_PEER_RANK`-th lightest of its symmetric peers among ``squares`` (one may be
     a tile nobody is sure of, or glared itself); infinite where it has too few such peers."""
+    darkness = _ranked_among_peers(-lightness, squares)
+    return np.where(np.isfinite(darkness), -darkness, np.inf)
+
+
+def peer_print(letters: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """(225,) how dark the print of each cell's own kind of square is where it is bare: the
+    contrast (letter-evidence feature 7) of the :data:`BLANK_PEER_RANK`-th faintest of its
+    symmetric peers among ``squares``; infinite where it has too few such peers."""
+    return _ranked_among_peers(letters[:, 7], squares)
+
+
+def _ranked_among_peers(values: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """(225,) the :data:`BLANK_PEER_RANK`-th least of ``values`` over each cell's symmetric
+    peers among ``squares``; infinite where it has too few such peers."""
     peers, other = other_peers()
     usable = other & squares[peers]
-    darkness = np.sort(np.where(usable, -lightness[peers], np.inf), axis=1)[:, BLANK_PEER_RANK - 1]
-    return np.where(np.isfinite(darkness), -darkness, np.inf)
+    return np.sort(np.where(usable, values[peers], np.inf), axis=1)[:, BLANK_PEER_RANK - 1]
+
+
+def letters_on_bare_kinds(letters: np.ndarray) -> np.ndarray:
+    """(225,) bool: a letter's shape, not the centre's star, on a cell whose own kind of
+    square shows no print where it is bare (:data:`BARE_PRINT_CONTRAST`): a plain square with
+    a letter on it holds a tile, whatever its face's colour says."""
+    sure = _sure_letter_tiles(letters)
+    return (_letter_shaped(letters) & (letters[:, 13] == 0) & ~sure
+            & (peer_print(letters, ~sure) < BARE_PRINT_CONTRAST))
 
 
 @cache
@@ -1085,8 +1124,10 @@ class OccupancyModel:
         few boards, missed all nine clear tiles of some sparse boards leave-one-source-out
         (112 -> 69 wrong cells of 6975). So is a blank told by its colour alone
         (:func:`colour_blanks`), and a cell whose colour only half says so is doubtful
-        (:data:`DOUBTFUL_PEER_SPREADS`), as is a faint letter washed out by glare; a face of its
-        square's colour is no tile whatever its ink (:class:`ColourEvidence`).
+        (:data:`DOUBTFUL_PEER_SPREADS`), as is a faint letter washed out by glare or a sheen,
+        and a letter on a plain square (:func:`letters_on_bare_kinds`); a face of its square's
+        colour is no tile whatever its ink (:class:`ColourEvidence`), but still a doubt if it
+        shows a letter on a plain square.
         """
         features = cell_features(board)
         probability = self.probability_of(features)
@@ -1103,16 +1144,17 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
     """(15, 15) probabilities after the rules of :meth:`OccupancyModel.tile_probability`;
     ``colour`` (:func:`colour_evidence`) raises blanks like sure letter tiles and doubtful cells
     (half a blank's evidence, a washed-out letter) to :data:`DOUBTFUL_TILE`, and lowers squares
-    to it."""
+    to it. A letter on a plain square (:func:`letters_on_bare_kinds`) is raised to it too."""
     probability = probability.copy()
     letters = features[:, LOCAL_FEATURES:]
     few_sure = letters[:, 12] < MIN_SURE_TILES / 10
     probability[(letters[:, 0] == 0) & few_sure] /= 2
     sure = _sure_letter_tiles(letters)
+    doubtful = letters_on_bare_kinds(letters)
     if colour is not None:
-        doubtful = (colour.blank > DOUBTFUL_PEER_SPREADS) | colour.washed
-        probability[doubtful] = np.maximum(probability[doubtful], DOUBTFUL_TILE)
+        doubtful |= (colour.blank > DOUBTFUL_PEER_SPREADS) | colour.washed
         sure = sure | colour.blanks()
+    probability[doubtful] = np.maximum(probability[doubtful], DOUBTFUL_TILE)
     probability[sure] = (1 + probability[sure]) / 2
     if colour is not None:
         probability[colour.square] = np.minimum(probability[colour.square], DOUBTFUL_TILE)
@@ -1138,5 +1180,5 @@ def _load(path: str) -> OccupancyModel:
 
 
 __all__ = ["STATS_PX", "ColourEvidence", "OccupancyModel", "cell_features", "colour_blanks",
-           "colour_evidence", "face_colours", "game_rules", "near_distance", "peer_distance",
-           "peer_lightness", "stats_grid"]
+           "colour_evidence", "face_colours", "game_rules", "letters_on_bare_kinds",
+           "near_distance", "peer_distance", "peer_lightness", "peer_print", "stats_grid"]
