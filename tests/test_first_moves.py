@@ -109,3 +109,31 @@ def test_an_empty_board_is_still_empty_under_every_render() -> None:
         probability = occupancy.tile_probability(board)
         assert not (probability >= DEFAULT_CONFIG.occupancy_threshold).any(), (
             seed, np.argwhere(probability >= DEFAULT_CONFIG.occupancy_threshold))
+
+
+def test_a_blank_on_the_centre_of_a_board_with_tiles_is_named() -> None:
+    # Render 2001 of random conditions: five tiles, dark and blurred, blanks on H7 and H8. The
+    # first word covers the centre, hiding its star, but H8 showed no print, no tile's colour
+    # its squares could tell, and was read as empty with no word said. A centre with no print
+    # on a board with tiles elsewhere is now named.
+    rng = np.random.default_rng(2001)
+    tiles = random_position(rng, words=int(rng.integers(3, 15)))
+    cells = sorted(tiles, key=lambda cell: (cell.row, cell.col))
+    for index in rng.choice(len(cells), 2, replace=False):
+        tile = tiles[cells[index]]
+        tiles[cells[index]] = Tile(tile.letter, True, tile.rotation)
+    assert {cell.name for cell, tile in tiles.items() if tile.blank} == {"H7", "H8"}
+    photo = render_board_photo(tiles, seed=2001, width=1600, height=1200)
+    reading = read_board(photo.image, corners=photo.corners)
+    assert "H8" in {cell.cell for cell in reading.cells} | set(reading.warned_empty_cells())
+
+
+def test_a_centre_showing_its_star_beside_tiles_is_not_named() -> None:
+    # Tiles laid off the centre (not a game, but photographed all the same): the star shows, so
+    # the centre is empty and nothing asks about it.
+    tiles = {Cell(col, 2): Tile(letter, False, 0) for col, letter in enumerate("CAT", start=3)}
+    photo = render_board_photo(tiles, seed=1, width=1600, height=1200,
+                               options=RenderOptions.clean())
+    reading = read_board(photo.image, corners=photo.corners)
+    assert {cell.cell for cell in reading.cells} == {"D3", "E3", "F3"}
+    assert "H8" not in reading.warned_empty_cells()
