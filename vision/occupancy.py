@@ -531,11 +531,15 @@ word said (whole words along a board's far edge). Measured on renders: such miss
 square were 0.01-0.05 where bare (the second faintest peer, :data:`BLANK_PEER_RANK`); premium
 squares whose print made a letter's shape 0.11 or more, and on the truth photos (found corners) 0.38
 or more; 0.08 lies between. On the truth photos with their corners it picks four cells, all tiles
-(jheidel 170755's blurred I and T). Scratch run of 90 clean renders, a word along the far edge under
-a sheen of 0.6-1.0 (three board styles, six seeds): tiles missed with no warning 137 -> 91 of 2235,
-empty squares named 5 as before. ``python -m bench sheen``: 63 -> 61 of 833 (modern 39 -> 37), no
-square more named. Unchanged: ``tileref eval`` both ways, ``python -m bench blanks`` and ``early``,
-100 renders of random conditions (seeds 2000-2099)."""
+(jheidel 170755's blurred I and T). On three unlabelled photos (kristopalka red_boards_001 C10,
+red_boards_014 D3 and D9, checked by eye) the grain or a tile's shadow on a dark red plain square
+made a letter's shape at 0.30-0.44, so a face much darker than the tiles' (more than
+:data:`WASHED_OUT_SPREADS` of their spread, at least :data:`SPARSE_LIGHTNESS_SPREAD`) is left out: a
+sheen only lightens. Scratch run of 90 clean renders, a word along the far edge under a sheen of
+0.6-1.0 (three board styles, six seeds): tiles missed with no warning 137 -> 91 of 2235, empty
+squares named 5 as before. ``python -m bench sheen``: 63 -> 61 of 833 (modern 39 -> 37), no square
+more named. Unchanged: ``tileref eval`` both ways, ``python -m bench blanks`` and ``early``, 100
+renders of random conditions (seeds 2000-2099)."""
 
 
 class ColourEvidence(NamedTuple):
@@ -557,8 +561,9 @@ class ColourEvidence(NamedTuple):
     """(225,) bool: a letter's shape too faint to be sure of, on a face washed out brighter than
     the tiles' (:data:`WASHED_OUT_SPREADS`): a tile under glare, which greys its letter and
     takes its colour away; or a face brighter than the tiles' far lighter than its own kind of
-    square (:data:`SHEEN_ABOVE_PEERS`), a tile whose letter a sheen took. Doubtful, so named,
-    not read (:func:`colour_evidence`)."""
+    square (:data:`SHEEN_ABOVE_PEERS`), a tile whose letter a sheen took; or a letter on a plain
+    square (:func:`letters_on_bare_kinds`) on a face no darker than the tiles', a tile whose
+    colour a sheen took. Doubtful, so named, not read (:func:`colour_evidence`)."""
 
     @classmethod
     def none(cls) -> ColourEvidence:
@@ -637,7 +642,9 @@ def _ranked_among_peers(values: np.ndarray, squares: np.ndarray) -> np.ndarray:
 def letters_on_bare_kinds(letters: np.ndarray) -> np.ndarray:
     """(225,) bool: a letter's shape, not the centre's star, on a cell whose own kind of
     square shows no print where it is bare (:data:`BARE_PRINT_CONTRAST`): a plain square with
-    a letter on it holds a tile, whatever its face's colour says."""
+    a letter on it holds a tile, whatever its face's colour says, unless the shape is the grain
+    or a shadow of a dark square (:attr:`ColourEvidence.washed` takes only faces no darker
+    than the tiles')."""
     sure = _sure_letter_tiles(letters)
     return (_letter_shaped(letters) & (letters[:, 13] == 0) & ~sure
             & (peer_print(letters, ~sure) < BARE_PRINT_CONTRAST))
@@ -771,7 +778,11 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     shone = (faces.lightness < WASHED_LIGHTNESS) & (
         faces.lightness - peer_lightness(faces.lightness, letterless & ~sure) > SHEEN_ABOVE_PEERS)
     faint = _faint_letters(board, letters, ~sure & faces.brighter())
-    washed = ~sure & faces.brighter() & (glared | shone | faint)
+    # A sheen takes a face towards white, never below the tiles' own lightness.
+    not_darker = faces.lightness >= faces.tile_lightness - WASHED_OUT_SPREADS * max(
+        faces.lightness_spread, SPARSE_LIGHTNESS_SPREAD)
+    washed = ~sure & ((faces.brighter() & (glared | shone | faint))
+                      | (not_darker & letters_on_bare_kinds(letters)))
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
     candidate = (letterless & beside & ~faces.darker()
@@ -1125,9 +1136,9 @@ class OccupancyModel:
         (112 -> 69 wrong cells of 6975). So is a blank told by its colour alone
         (:func:`colour_blanks`), and a cell whose colour only half says so is doubtful
         (:data:`DOUBTFUL_PEER_SPREADS`), as is a faint letter washed out by glare or a sheen,
-        and a letter on a plain square (:func:`letters_on_bare_kinds`); a face of its square's
-        colour is no tile whatever its ink (:class:`ColourEvidence`), but still a doubt if it
-        shows a letter on a plain square.
+        or a letter on a plain square on a face no darker than the tiles'
+        (:func:`letters_on_bare_kinds`); a face of its square's colour is no tile whatever its
+        ink (:class:`ColourEvidence`), but still a doubt if it is one of those.
         """
         features = cell_features(board)
         probability = self.probability_of(features)
@@ -1144,9 +1155,8 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
     """(15, 15) probabilities after the rules of :meth:`OccupancyModel.tile_probability`;
     ``colour`` (:func:`colour_evidence`) raises blanks like sure letter tiles and doubtful cells
     (half a blank's evidence, a washed-out letter) to :data:`DOUBTFUL_TILE`, and lowers squares
-    to it. A letter on a plain square (:func:`letters_on_bare_kinds`) is raised to it too, and
-    so is a centre that shows no print at all on a board with likely tiles elsewhere: the first
-    word covers the centre. On 100 renders of random conditions (seeds 2000-2099, two blanks
+    to it. So is a centre that shows no print at all on a board with likely tiles elsewhere: the
+    first word covers the centre. On 100 renders of random conditions (seeds 2000-2099, two blanks
     each, corners given) a blank on the centre was one of the 17 tiles missed with no warning
     (17 -> 16, no square more named); of the tiles ``python -m bench early``'s random renders
     miss with no warning one of two on the centre (6 -> 5, squares named 389 as before); the
@@ -1158,11 +1168,10 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
     few_sure = letters[:, 12] < MIN_SURE_TILES / 10
     probability[(letters[:, 0] == 0) & few_sure] /= 2
     sure = _sure_letter_tiles(letters)
-    doubtful = letters_on_bare_kinds(letters)
     if colour is not None:
-        doubtful |= (colour.blank > DOUBTFUL_PEER_SPREADS) | colour.washed
+        doubtful = (colour.blank > DOUBTFUL_PEER_SPREADS) | colour.washed
+        probability[doubtful] = np.maximum(probability[doubtful], DOUBTFUL_TILE)
         sure = sure | colour.blanks()
-    probability[doubtful] = np.maximum(probability[doubtful], DOUBTFUL_TILE)
     probability[sure] = (1 + probability[sure]) / 2
     if colour is not None:
         probability[colour.square] = np.minimum(probability[colour.square], DOUBTFUL_TILE)
@@ -1180,9 +1189,9 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
     if likely[centre, centre] and likely.sum() == 1 and not beside:
         probability[centre, centre] /= 2
     # The other way round: the first word covers the centre and hides its star, so with tiles
-    # elsewhere a centre that shows no print at all (nothing darker than a plain square's
-    # texture) holds a tile (a blank, most likely).
-    if letters[CENTRE, 7] < SURE_MIN_CONTRAST and likely.sum() > likely[centre, centre]:
+    # elsewhere a centre that shows no print at all (nothing as dark as a faint letter: a faint
+    # star on a pink square of an unlabelled photo is 0.28) holds a tile (a blank, most likely).
+    if letters[CENTRE, 7] < FAINT_LETTER_CONTRAST and likely.sum() > likely[centre, centre]:
         probability[centre, centre] = max(probability[centre, centre], DOUBTFUL_TILE)
     return probability
 
