@@ -39,8 +39,9 @@ SHEEN = (0.7, 1.0)
 EDGE_LETTERS = "AEIOURSTLN"
 
 
-def _render(seed: int, sheen: bool) -> tuple[RenderedPhoto, dict[Cell, Tile]]:
-    """Render ``seed``'s board, with its sheen or without: nothing else differs."""
+def render_scene(seed: int, sheen: bool) -> tuple[RenderedPhoto, dict[Cell, Tile]]:
+    """Render ``seed``'s board and its tiles, with its sheen or without: nothing else differs
+    (also for tests that need one of these scenes)."""
     rng = np.random.default_rng(seed)
     tiles = random_position(rng, words=8)
     start = int(rng.integers(0, 8))
@@ -84,7 +85,7 @@ def main() -> int:
     for number, seed in enumerate(range(FIRST_SEED, FIRST_SEED + RENDERS), 1):
         print(f"\rrender {number}/{RENDERS}", end="", flush=True)
         for sheen, counts in zip((True, False), tallies.values(), strict=True):
-            _count(counts, *_render(seed, sheen))
+            _count(counts, *render_scene(seed, sheen))
     print()
     print(f"{'board style':<12} {'sheen':<11}" + "".join(f" {name:>{len(name)}}"
                                                         for name in COLUMNS))

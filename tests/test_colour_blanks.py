@@ -8,6 +8,7 @@ from functools import cache
 
 import numpy as np
 
+from bench.bench_sheen import render_scene
 from referee.boardtext import Tile
 from referee.cells import Cell
 from referee.layouts import load_layout
@@ -313,6 +314,20 @@ def test_no_empty_square_of_any_truth_photo_shows_a_letter_on_a_plain_kind() -> 
     for name, board, occupied, _ in _truth_photos():
         lettered = letters_on_bare_kinds(cell_features(board)[:, LOCAL_FEATURES:])
         assert not (lettered & ~occupied).any(), (name, np.flatnonzero(lettered & ~occupied))
+
+
+def test_a_faint_letter_on_a_plain_square_no_darker_than_the_tiles_is_named() -> None:
+    # python -m bench sheen's render 515: a dark photo, a word along the far edge of a modern
+    # board under a strong sheen. The letters of E1, F1 and G1 show 25-26 grey levels darker
+    # than their faces, too faint to count as ink, and their faces are no lighter than the
+    # tiles' (the light is dim), so no rule for a washed-out face took them: read as empty
+    # squares with no word said. On a plain square's face no darker than the tiles' such a
+    # letter is now named.
+    photo, tiles = render_scene(515, sheen=True)
+    reading = read_board(photo.image, corners=photo.corners, config=DEFAULT_CONFIG)
+    named = set(reading.warned_empty_cells())
+    assert {"E1", "F1", "G1"} <= named
+    assert not named - {cell.name for cell in tiles}
 
 
 def test_the_grain_of_dark_plain_squares_is_no_letter_on_them() -> None:

@@ -541,6 +541,18 @@ squares named 5 as before. ``python -m bench sheen``: 63 -> 61 of 833 (modern 39
 more named. Unchanged: ``tileref eval`` both ways, ``python -m bench blanks`` and ``early``, 100
 renders of random conditions (seeds 2000-2099)."""
 
+PLAIN_FAINT_LETTER_CONTRAST = 0.22
+"""A faint letter's shape (:data:`FAINT_LETTER_CONTRAST`) on a plain square
+(:data:`BARE_PRINT_CONTRAST`) whose face is no darker than the tiles' but not brighter either (a
+dim photo: the sheen greys the letter without lifting the face above the tiles') is a letter a
+sheen greyed, named, from this contrast. On such faces the texture of empty squares made a
+letter's shape at 0.17-0.21 (four on the truth photos with found corners; four on 220 renders),
+tiles greyed by a sheen 0.20-0.29 (``python -m bench sheen``). Measured: ``python -m bench
+sheen`` tiles missed with no warning 61 -> 56 of 833 (classic 14 -> 13, modern 37 -> 33), no
+square more named; ``tileref eval`` both ways, ``python -m bench early``, 100 renders of random
+conditions and the unlabelled photos read as before. From 0.17 instead, ``tileref eval`` (found
+corners) named one empty square more (jheidel 165902) and ``bench early``'s clean renders two."""
+
 
 class ColourEvidence(NamedTuple):
     """What the colour of each cell's face says, beside the model (:func:`colour_evidence`)."""
@@ -562,8 +574,9 @@ class ColourEvidence(NamedTuple):
     the tiles' (:data:`WASHED_OUT_SPREADS`): a tile under glare, which greys its letter and
     takes its colour away; or a face brighter than the tiles' far lighter than its own kind of
     square (:data:`SHEEN_ABOVE_PEERS`), a tile whose letter a sheen took; or a letter on a plain
-    square (:func:`letters_on_bare_kinds`) on a face no darker than the tiles', a tile whose
-    colour a sheen took. Doubtful, so named, not read (:func:`colour_evidence`)."""
+    square (:func:`letters_on_bare_kinds`), or a faint one (:data:`PLAIN_FAINT_LETTER_CONTRAST`),
+    on a face no darker than the tiles', a tile whose colour a sheen took. Doubtful, so named,
+    not read (:func:`colour_evidence`)."""
 
     @classmethod
     def none(cls) -> ColourEvidence:
@@ -737,7 +750,9 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     before (``tileref eval``, both ways), and a real photo's silent B1 and C1 are named. And so
     is a letter greyed fainter than the model counts as ink but still in a letter's shape, on a
     face lighter than the tiles' (:data:`FAINT_LETTER_CONTRAST`, :func:`_faint_letters`): on light
-    squares, where a sheened face is no lighter than its square.
+    squares, where a sheened face is no lighter than its square; or, a little darker still
+    (:data:`PLAIN_FAINT_LETTER_CONTRAST`), on a plain square's face no darker than the tiles'. A
+    letter's shape on a plain square, on such a face, is named too (:func:`letters_on_bare_kinds`).
 
     A blank's own kind of square can be far off across the board, in other light: the wooden
     blank on the jheidel photos' grey plain square O10 was 1.3-3.6 peer spreads from its peers,
@@ -777,12 +792,14 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     glared = _letter_shaped(letters) & (letters[:, 13] == 0) & (faces.lightness >= WASHED_LIGHTNESS)
     shone = (faces.lightness < WASHED_LIGHTNESS) & (
         faces.lightness - peer_lightness(faces.lightness, letterless & ~sure) > SHEEN_ABOVE_PEERS)
-    faint = _faint_letters(board, letters, ~sure & faces.brighter())
     # A sheen takes a face towards white, never below the tiles' own lightness.
     not_darker = faces.lightness >= faces.tile_lightness - WASHED_OUT_SPREADS * max(
         faces.lightness_spread, SPARSE_LIGHTNESS_SPREAD)
-    washed = ~sure & ((faces.brighter() & (glared | shone | faint))
-                      | (not_darker & letters_on_bare_kinds(letters)))
+    on_plain = not_darker & (peer_print(letters, ~sure) < BARE_PRINT_CONTRAST)
+    faint = _faint_letters(board, letters, ~sure & (faces.brighter() | (
+        on_plain & (letters[:, 7] >= PLAIN_FAINT_LETTER_CONTRAST))))
+    washed = ~sure & ((faces.brighter() & (glared | shone)) | faint
+                      | (on_plain & letters_on_bare_kinds(letters)))
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
     candidate = (letterless & beside & ~faces.darker()
