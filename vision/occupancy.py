@@ -500,24 +500,23 @@ the light boards 11 more of 806. Most of the sheen's silent misses, on light squ
 a tile whose letter is washed away is no lighter than its square there."""
 
 FAINT_LETTER_CONTRAST = 0.17
-"""Print at least this much darker than its face (the letter-evidence feature 7, grey levels /
-100) but short of :data:`SURE_MIN_CONTRAST`, in a letter's shape on a face brighter than the
-tiles' (:data:`WASHED_OUT_SPREADS`), is a letter a sheen or glare has greyed
-(:attr:`ColourEvidence.washed`): named, never read by this alone. Such print is no ink to the
-model (the texture of a plain square reaches 0.18), so a tile whose letter a sheen had greyed
-that far, on a light square no darker than the washed face, was read as empty with no word said.
-On ``python -m bench sheen``'s renders the tiles so missed that showed a letter's shape on a
-brighter face were 0.16-0.28; empty squares that did were 0.10-0.16 and one at 0.22, and on the
-truth photos (found corners) 0.08-0.16 and one at 0.18. Measured: ``python -m bench sheen``,
-tiles missed with no warning 79 -> 63 of 833 (classic 22 -> 14, green 11 -> 10, modern
-46 -> 39), one empty square more named on the modern boards with the sheen and one without;
-``tileref eval`` as before in every column with found corners, and with the corners given two
-empty squares more named on jheidel 170725 (10 -> 12; one checked by eye, a grey plain square
-whose texture makes a letter-sized blob).
+"""Print at least this much darker than its face (the letter-evidence feature 7, grey levels / 100)
+but short of :data:`SURE_MIN_CONTRAST`, in a letter's shape on a face brighter than the tiles'
+(:data:`WASHED_OUT_SPREADS`), is a letter a sheen or glare has greyed
+(:attr:`ColourEvidence.washed`): named, never read by this alone. Such print is no ink to the model
+(the texture of a plain square reaches 0.18), so a tile whose letter a sheen had greyed that far, on
+a light square no darker than the washed face, was read as empty with no word said. On ``python -m
+bench sheen``'s renders the tiles so missed that showed a letter's shape on a brighter face were
+0.16-0.28; empty squares that did were 0.10-0.16 and one at 0.22, and on the truth photos (found
+corners) 0.08-0.16 and one at 0.18. Measured: ``python -m bench sheen``, tiles missed with no
+warning 79 -> 63 of 833 (classic 22 -> 14, green 11 -> 10, modern 46 -> 39), one empty square more
+named on the modern boards with the sheen and one without; ``tileref eval`` as before in every
+column with found corners, and with the corners given two empty squares more named on jheidel 170725
+(10 -> 12; one checked by eye, a grey plain square whose texture makes a letter-sized blob).
 Unchanged: ``python -m bench blanks``, and 100 renders of random conditions (seeds 2000-2099,
-corners given: 97 tiles missed, 80 of them named, 981 squares named, 2 taken). Left: letters
-washed away entirely, and a sheen that leaves the letter plain but takes the face's colour to its
-square's, so that the model reads a square; on a plain square that is named since
+corners given: 97 tiles missed, 80 of them named, 981 squares named, 2 taken). Left: letters washed
+away entirely, and a sheen that leaves the letter plain but takes the face's colour to its square's,
+so that the model reads a square; on a plain square that is named since
 (:data:`BARE_PRINT_CONTRAST`)."""
 
 BARE_PRINT_CONTRAST = 0.08
@@ -799,7 +798,7 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     faint = _faint_letters(board, letters, ~sure & (faces.brighter() | (
         on_plain & (letters[:, 7] >= PLAIN_FAINT_LETTER_CONTRAST))))
     washed = ~sure & ((faces.brighter() & (glared | shone)) | faint
-                      | (on_plain & letters_on_bare_kinds(letters)))
+                      | (not_darker & letters_on_bare_kinds(letters)))
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
     candidate = (letterless & beside & ~faces.darker()
@@ -1169,17 +1168,17 @@ class OccupancyModel:
 
 def game_rules(features: np.ndarray, probability: np.ndarray,
                colour: ColourEvidence | None = None) -> np.ndarray:
-    """(15, 15) probabilities after the rules of :meth:`OccupancyModel.tile_probability`;
-    ``colour`` (:func:`colour_evidence`) raises blanks like sure letter tiles and doubtful cells
-    (half a blank's evidence, a washed-out letter) to :data:`DOUBTFUL_TILE`, and lowers squares
-    to it. So is a centre that shows no print at all on a board with likely tiles elsewhere: the
-    first word covers the centre. On 100 renders of random conditions (seeds 2000-2099, two blanks
-    each, corners given) a blank on the centre was one of the 17 tiles missed with no warning
-    (17 -> 16, no square more named); of the tiles ``python -m bench early``'s random renders
-    miss with no warning one of two on the centre (6 -> 5, squares named 389 as before); the
-    truth photos read as before (``tileref eval``, both ways).
-    Taking a print-less centre for a tile outright would be wrong on photos of tiles laid out
-    of play (kristopalka red_boards_013, ssetser IMG_2687: many tiles, the centre bare)."""
+    """(15, 15) probabilities after the rules of :meth:`OccupancyModel.tile_probability`; ``colour``
+    (:func:`colour_evidence`) raises blanks like sure letter tiles and doubtful cells (half a
+    blank's evidence, a washed-out letter) to :data:`DOUBTFUL_TILE`, and lowers squares to it. A
+    centre that shows no print at all on a board with likely tiles elsewhere is raised to it too:
+    the first word covers the centre. On 100 renders of random conditions (seeds 2000-2099, two
+    blanks each, corners given) a blank on the centre was one of the 17 tiles missed with no warning
+    (17 -> 16, no square more named); of the tiles ``python -m bench early``'s random renders miss
+    with no warning one of two on the centre (6 -> 5, squares named 389 as before); the truth photos
+    read as before (``tileref eval``, both ways). Taking a print-less centre for a tile outright
+    would be wrong on photos of tiles laid out of play (kristopalka red_boards_013, ssetser
+    IMG_2687: many tiles, the centre bare)."""
     probability = probability.copy()
     letters = features[:, LOCAL_FEATURES:]
     few_sure = letters[:, 12] < MIN_SURE_TILES / 10
