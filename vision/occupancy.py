@@ -658,8 +658,18 @@ def letters_on_bare_kinds(letters: np.ndarray) -> np.ndarray:
     or a shadow of a dark square (:attr:`ColourEvidence.washed` takes only faces no darker
     than the tiles')."""
     sure = _sure_letter_tiles(letters)
-    return (_letter_shaped(letters) & (letters[:, 13] == 0) & ~sure
-            & (peer_print(letters, ~sure) < BARE_PRINT_CONTRAST))
+    return _lettered(letters) & ~sure & _plain_kinds(letters, sure)
+
+
+def _plain_kinds(letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
+    """(225,) bool: cells whose own kind of square shows no print where it is bare
+    (:data:`BARE_PRINT_CONTRAST`), its bare cells being those not ``sure`` letter tiles."""
+    return peer_print(letters, ~sure) < BARE_PRINT_CONTRAST
+
+
+def _lettered(letters: np.ndarray) -> np.ndarray:
+    """(225,) bool: a letter's shape (:func:`_letter_shaped`) that is not the centre's star."""
+    return _letter_shaped(letters) & (letters[:, 13] == 0)
 
 
 @cache
@@ -788,17 +798,16 @@ def colour_evidence(board: RectifiedBoard, features: np.ndarray,
     to_peer, to_near, to_tile = faces.to_peer, faces.to_near, faces.to_tile
     tile_spread = max(float(np.median(to_tile[sure])), 1e-6)
     square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~faces.brighter()
-    glared = _letter_shaped(letters) & (letters[:, 13] == 0) & (faces.lightness >= WASHED_LIGHTNESS)
+    lettered = _lettered(letters)
+    glared = lettered & (faces.lightness >= WASHED_LIGHTNESS)
     shone = (faces.lightness < WASHED_LIGHTNESS) & (
         faces.lightness - peer_lightness(faces.lightness, letterless & ~sure) > SHEEN_ABOVE_PEERS)
     # A sheen takes a face towards white, never below the tiles' own lightness.
-    not_darker = faces.lightness >= faces.tile_lightness - WASHED_OUT_SPREADS * max(
-        faces.lightness_spread, SPARSE_LIGHTNESS_SPREAD)
-    on_plain = not_darker & (peer_print(letters, ~sure) < BARE_PRINT_CONTRAST)
+    on_plain = ~faces.darker(least_spread=SPARSE_LIGHTNESS_SPREAD) & _plain_kinds(letters, sure)
     faint = _faint_letters(board, letters, ~sure & (faces.brighter() | (
         on_plain & (letters[:, 7] >= PLAIN_FAINT_LETTER_CONTRAST))))
-    washed = ~sure & ((faces.brighter() & (glared | shone)) | faint
-                      | (not_darker & letters_on_bare_kinds(letters)))
+    # On a plain square, a letter on a face no darker than the tiles' (letters_on_bare_kinds).
+    washed = ~sure & ((faces.brighter() & (glared | shone)) | faint | (on_plain & lettered))
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
                         cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
     candidate = (letterless & beside & ~faces.darker()
@@ -845,9 +854,11 @@ class _Faces(NamedTuple):
         """Faces washed out: brighter than the tiles' by :data:`WASHED_OUT_SPREADS` deviations."""
         return self.lightness > self.tile_lightness + WASHED_OUT_SPREADS * self.lightness_spread
 
-    def darker(self) -> np.ndarray:
-        """Faces in shadow: as much darker than the tiles'."""
-        return self.lightness < self.tile_lightness - WASHED_OUT_SPREADS * self.lightness_spread
+    def darker(self, least_spread: float = 0.0) -> np.ndarray:
+        """Faces in shadow: as much darker than the tiles', counting their deviation as at least
+        ``least_spread``."""
+        return self.lightness < self.tile_lightness - WASHED_OUT_SPREADS * max(
+            self.lightness_spread, least_spread)
 
 
 def _in_typical(distance: np.ndarray, letterless: np.ndarray, candidates: np.ndarray
