@@ -33,12 +33,10 @@ from vision.occupancy import (
     symmetric_peers,
 )
 from vision.read import read_board
-from vision.reading import DEFAULT_CONFIG
+from vision.reading import DEFAULT_CONFIG, BoardReading
 from vision.rectify import RectifiedBoard, rectify
-from vision.render import RenderOptions, random_position, render_board_photo
-from vision.truth import DEV_PHOTOS, photos_with_truth, read_truth
-
-PHOTOS_UNLABELLED = DEV_PHOTOS.parent / "photos-unlabelled"
+from vision.render import RenderedPhoto, RenderOptions, random_position, render_board_photo
+from vision.truth import DEV_PHOTOS, UNLABELLED_PHOTOS, photos_with_truth, read_truth
 
 WOODEN_BLANK_PHOTO = "jheidel__scrabble-opencv__IMG_20151016_170028.jpg"
 """A wooden blank on the grey plain square O10 (truth orientation), beside the O on O9."""
@@ -72,6 +70,23 @@ def _truth_photos() -> tuple[tuple[str, RectifiedBoard, np.ndarray, np.ndarray],
         out.append((photo.name, _rectified(load_image(photo), truth.corners), occupied,
                     letterless))
     return tuple(out)
+
+
+def _word_under_a_sheen(seed: int, style: str, sheen: float
+                        ) -> tuple[RenderedPhoto, dict[Cell, Tile]]:
+    """A clean render of ``seed``'s random position on a ``style`` board with LOUSE along the
+    far edge (F1-J1), under a ``sheen`` of that strength there; and its tiles."""
+    tiles = random_position(np.random.default_rng(seed), words=8)
+    for offset, letter in enumerate("LOUSE"):
+        tiles[Cell(5 + offset, 0)] = Tile(letter, False, 0)
+    return render_board_photo(tiles, seed=seed, options=RenderOptions.clean(
+        board_style=style, sheen=sheen)), tiles
+
+
+def _missed_without_a_word(reading: BoardReading, tiles: dict[Cell, Tile]) -> list[str]:
+    """The ``tiles`` a reading neither read nor named as a square that may hold one."""
+    seen, named = reading.tiles(), set(reading.warned_empty_cells())
+    return [cell.name for cell in tiles if cell not in seen and cell.name not in named]
 
 
 def _tiles_by_rules_alone(board: RectifiedBoard) -> np.ndarray:
@@ -238,9 +253,7 @@ def test_a_tile_washed_out_by_glare_is_named_where_it_is_read_as_empty() -> None
     assert {Cell.parse("H10"), Cell.parse("F9")} <= {cell for cell in tiles
                                                      if washed[cell.row, cell.col]}
     assert not [Cell(col, row) for row, col in np.argwhere(washed) if Cell(col, row) not in tiles]
-    reading = read_board(photo.image, corners=photo.corners)
-    seen, named = reading.tiles(), set(reading.warned_empty_cells())
-    assert [cell.name for cell in tiles if cell not in seen and cell.name not in named] == []
+    assert _missed_without_a_word(read_board(photo.image, corners=photo.corners), tiles) == []
 
 
 def test_tiles_under_a_sheen_far_lighter_than_their_squares_are_named() -> None:
@@ -276,15 +289,10 @@ def test_tiles_whose_letters_a_sheen_greyed_on_light_squares_are_named() -> None
     # grey levels darker than the face), in a letter's shape. All five were read as empty
     # squares with no word said; now each is named, and no empty square is.
     for style in ("modern", "classic"):
-        rng = np.random.default_rng(1)
-        tiles = random_position(rng, words=8)
-        for offset, letter in enumerate("LOUSE"):
-            tiles[Cell(5 + offset, 0)] = Tile(letter, False, 0)
-        photo = render_board_photo(tiles, seed=1, options=RenderOptions.clean(
-            board_style=style, sheen=0.95))
+        photo, tiles = _word_under_a_sheen(1, style, 0.95)
         reading = read_board(photo.image, corners=photo.corners)
-        seen, named = reading.tiles(), set(reading.warned_empty_cells())
-        assert [cell.name for cell in tiles if cell not in seen and cell.name not in named] == []
+        named = set(reading.warned_empty_cells())
+        assert _missed_without_a_word(reading, tiles) == []
         assert {"F1", "G1", "H1", "I1", "J1"} <= named
         assert not named - {cell.name for cell in tiles}
 
@@ -294,18 +302,13 @@ def test_a_letter_on_a_plain_square_is_named_though_its_face_looks_like_the_squa
     # colour to the light grey of the modern board's plain squares, so the model read the four
     # tiles on plain squares as squares, with no word said. A letter's shape on a kind of square
     # that shows no print where it is bare holds a tile: each is named now.
-    rng = np.random.default_rng(2)
-    tiles = random_position(rng, words=8)
-    for offset, letter in enumerate("LOUSE"):
-        tiles[Cell(5 + offset, 0)] = Tile(letter, False, 0)
-    photo = render_board_photo(tiles, seed=2, options=RenderOptions.clean(
-        board_style="modern", sheen=0.9))
+    photo, tiles = _word_under_a_sheen(2, "modern", 0.9)
     board = _rectified(photo.image, photo.corners)
     lettered = letters_on_bare_kinds(cell_features(board)[:, LOCAL_FEATURES:]).reshape(15, 15)
     assert {"F1", "G1", "I1", "J1"} <= {Cell(col, row).name for row, col in np.argwhere(lettered)}
     reading = read_board(photo.image, corners=photo.corners)
-    seen, named = reading.tiles(), set(reading.warned_empty_cells())
-    assert [cell.name for cell in tiles if cell not in seen and cell.name not in named] == []
+    named = set(reading.warned_empty_cells())
+    assert _missed_without_a_word(reading, tiles) == []
     assert not named - {cell.name for cell in tiles}
 
 
@@ -335,7 +338,7 @@ def test_the_grain_of_dark_plain_squares_is_no_letter_on_them() -> None:
     # dark red plain square makes a letter's shape 30-44 grey levels darker than the face. A
     # sheen only lightens a tile, so a face far darker than the tiles' is not named for it.
     for name, squares in (("red_boards_001.jpg", {"C10"}), ("red_boards_014.jpg", {"D3", "D9"})):
-        reading = read_board(PHOTOS_UNLABELLED / f"kristopalka__scrabble-solver__{name}",
+        reading = read_board(UNLABELLED_PHOTOS / f"kristopalka__scrabble-solver__{name}",
                              tiles="polish")
         assert not squares & set(reading.warned_empty_cells()), name
         assert not squares & {cell.cell for cell in reading.cells}, name
@@ -345,7 +348,7 @@ def test_tiles_of_a_real_photo_under_a_sheen_are_read_or_named() -> None:
     # kristopalka red_boards_014 (unlabelled; its top rows checked by eye): the tiles along the
     # far edge shine grey-white on the dark red squares, their letters faint. B1 and C1 were read
     # as empty with no word said.
-    reading = read_board(PHOTOS_UNLABELLED / "kristopalka__scrabble-solver__red_boards_014.jpg",
+    reading = read_board(UNLABELLED_PHOTOS / "kristopalka__scrabble-solver__red_boards_014.jpg",
                          tiles="polish")
     seen = {cell.name for cell in reading.tiles()} | set(reading.warned_empty_cells())
     assert not {"A1", "B1", "C1", "D1", "E1", "F1", "G1", "A2", "E2", "E3", "E4"} - seen

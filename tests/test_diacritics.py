@@ -24,7 +24,7 @@ from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG, OTHER_TILE_SET, maybe_tile_cells
 from vision.rectify import rectify
 from vision.render import RenderOptions, render_board_photo
-from vision.truth import DEV_PHOTOS, read_truth
+from vision.truth import DEV_PHOTOS, UNLABELLED_PHOTOS, read_truth
 
 POLISH = load_tile_set("polish").letters
 POLISH_BOARD = DEV_PHOTOS / "kristopalka__scrabble-solver__red_boards_013.jpg"
@@ -144,8 +144,7 @@ def test_a_marked_set_read_as_english_says_it_may_be_another_set(photo) -> None:
     assert not any(warning.startswith(OTHER_TILE_SET) for warning in own.warnings)
 
 
-POLISH_UNLABELLED = (DEV_PHOTOS.parent / "photos-unlabelled"
-                     / "kristopalka__scrabble-solver__red_boards_001.jpg")
+POLISH_UNLABELLED = UNLABELLED_PHOTOS / "kristopalka__scrabble-solver__red_boards_001.jpg"
 
 
 @pytest.mark.photos

@@ -18,7 +18,7 @@ from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG
 from vision.rectify import rectify
 from vision.render import RenderOptions, random_position, render_board_photo
-from vision.truth import DEV_PHOTOS
+from vision.truth import UNLABELLED_PHOTOS
 
 
 def across_the_centre(word: str, start: int = 6) -> dict[Cell, Tile]:
@@ -145,6 +145,6 @@ def test_a_faint_star_is_print_enough_to_show_the_centre_bare() -> None:
     # eye): a light pink star on a pink centre, 28 grey levels darker than the square. It is
     # no letter, but it is print, so the centre is not asked about.
     name = "kristopalka__scrabble-solver__green_boards_004_board_agh_wiet_tele_rotated_letters"
-    reading = read_board(DEV_PHOTOS.parent / "photos-unlabelled" / f"{name}.jpg", tiles="polish")
+    reading = read_board(UNLABELLED_PHOTOS / f"{name}.jpg", tiles="polish")
     assert "H8" not in {cell.cell for cell in reading.cells}
     assert "H8" not in reading.warned_empty_cells()

@@ -13,7 +13,7 @@ from vision.read import read_board, read_rectified
 from vision.reading import DISPUTE_CONFIG, OFF_SQUARE, ReadConfig
 from vision.rectify import RectifiedBoard
 from vision.tilecentre import HALF_OFF, PUSHED, stray_letters
-from vision.truth import DEV_PHOTOS
+from vision.truth import UNLABELLED_PHOTOS
 
 OFF = ReadConfig(off_square_sure=2.0)
 """The reading as it was before off-square tiles were looked for."""
@@ -22,8 +22,7 @@ ROW = 7
 PUSH = -20
 """Pixels left every tile of :data:`WORD` is pushed: 0.42 of a 48 px cell, so the last tile
 lies nearly half on the square of the one before it and the occupancy model misses it."""
-ALPHABET = (DEV_PHOTOS.parent / "photos-unlabelled"
-            / "francescov1__scrabble-vision__IMG_0967.jpg")
+ALPHABET = UNLABELLED_PHOTOS / "francescov1__scrabble-vision__IMG_0967.jpg"
 """A through Z in rows of five from F5 (Z alone on F10), tiles packed edge to edge: being
 narrower than the squares, each row's fifth tile lies half on the fourth's square (checked by
 eye; the photo has no truth file)."""

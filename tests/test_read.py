@@ -18,7 +18,7 @@ from vision.read import read_board
 from vision.reading import DISPUTE_CONFIG, ReadConfig
 from vision.render import RenderOptions, random_position, render_board_photo
 from vision.truth import DEV_PHOTOS as PHOTOS
-from vision.truth import read_truth
+from vision.truth import UNLABELLED_PHOTOS, read_truth
 from webui.cli import main
 
 REAL = PHOTOS / "DeclanFinerty__scrabble-vision__eval_board.jpeg"
@@ -295,7 +295,7 @@ def test_overlay_to_an_unwritable_place_exits_2(tmp_path, capsys) -> None:
     assert capsys.readouterr().err.count("\n") == 1
 
 
-BLURRED = PHOTOS.parent / "photos-unlabelled" / "jheidel__scrabble-opencv__IMG_20141025_164048.jpg"
+BLURRED = UNLABELLED_PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_164048.jpg"
 
 
 def test_a_motion_blurred_photo_is_refused_in_one_line_and_writes_nothing(tmp_path,

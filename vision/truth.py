@@ -14,6 +14,9 @@ from pathlib import Path
 SIZE = 15
 DEV_PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 """The development photos with truth files, where a checkout finds them (``../shared/photos``)."""
+UNLABELLED_PHOTOS = DEV_PHOTOS.parent / "photos-unlabelled"
+"""More real photos, without truth files (``../shared/photos-unlabelled``): read as a user would,
+and checked by eye where a test needs them."""
 ARROW_ROTATION = {"^": 0, ">": 90, "v": 180, "<": 270}
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
 
