@@ -1,4 +1,4 @@
-"""Blanks and squares told by colour (vision.occupancy.colour_evidence): on every truth photo
+"""Blanks and squares told by colour (vision.facecolour.colour_evidence): on every truth photo
 and on renders."""
 
 from __future__ import annotations
@@ -14,23 +14,25 @@ from referee.cells import Cell
 from referee.layouts import load_layout
 from tests.test_occupancy import _always_empty_model
 from tests.test_read import house_in_shadow
+from vision.cellgrid import symmetric_peers
 from vision.eval_reading import corrected_grid, load_errata
-from vision.image import load_image
-from vision.occupancy import (
+from vision.facecolour import (
     BLANK_NEAR_SPREADS,
     BLANK_PEER_SPREADS,
     DOUBTFUL_PEER_SPREADS,
-    DOUBTFUL_TILE,
-    LOCAL_FEATURES,
     ColourEvidence,
-    OccupancyModel,
-    cell_features,
     colour_blanks,
     colour_evidence,
-    game_rules,
     letters_on_bare_kinds,
     near_distance,
-    symmetric_peers,
+)
+from vision.image import load_image
+from vision.letterevidence import board_letters
+from vision.occupancy import (
+    DOUBTFUL_TILE,
+    OccupancyModel,
+    cell_features,
+    game_rules,
 )
 from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG, BoardReading
@@ -99,7 +101,7 @@ def _tiles_by_rules_alone(board: RectifiedBoard) -> np.ndarray:
 def test_no_empty_square_of_any_truth_photo_is_taken_for_a_blank() -> None:
     flagged_blanks = 0
     for name, board, occupied, blanks in _truth_photos():
-        flagged = colour_blanks(board, cell_features(board))
+        flagged = colour_blanks(board, board_letters(board))
         assert not (flagged & ~occupied).any(), (name, np.flatnonzero(flagged & ~occupied))
         flagged_blanks += int((flagged & blanks).sum())
     # Measured: 17 of the 24 blanks of these 31 photos, 10 by their peers alone (most others
@@ -115,10 +117,10 @@ def test_a_blank_its_peers_do_not_tell_is_told_by_the_squares_around_it() -> Non
     o10 = Cell.parse("O10")
     index = o10.row * 15 + o10.col
     assert blanks[index]
-    evidence = colour_evidence(board, cell_features(board))
+    evidence = colour_evidence(board, board_letters(board))
     assert evidence.blank[index] <= BLANK_PEER_SPREADS < evidence.near[index] * (
         BLANK_PEER_SPREADS / BLANK_NEAR_SPREADS)
-    assert colour_blanks(board, cell_features(board))[index]
+    assert colour_blanks(board, board_letters(board))[index]
     tiles = _tiles_by_rules_alone(board)
     assert tiles[index] and not (tiles & ~occupied).any()
 
@@ -165,7 +167,7 @@ def test_a_blank_in_a_word_on_a_square_of_another_colour_is_found() -> None:
         photo = render_board_photo(tiles, seed=seed, options=RenderOptions.clean(
             board_style="modern", tile_colour="wood", tilt=20, azimuth=float(90 * seed)))
         board = _rectified(photo.image, photo.corners)
-        flagged = colour_blanks(board, cell_features(board)).reshape(15, 15)
+        flagged = colour_blanks(board, board_letters(board)).reshape(15, 15)
         found += int(flagged[blank.row, blank.col])
         flagged[blank.row, blank.col] = False
         assert not flagged.any(), (seed, np.argwhere(flagged))
@@ -176,7 +178,7 @@ def test_an_empty_board_has_no_blanks_by_colour() -> None:
     # Fewer than three sure letter tiles: no tile colour to compare with.
     photo = render_board_photo({}, seed=5)
     board = _rectified(photo.image, photo.corners)
-    assert not colour_blanks(board, cell_features(board)).any()
+    assert not colour_blanks(board, board_letters(board)).any()
     assert not (OccupancyModel.load().tile_probability(board) >= 0.5).any()
 
 
@@ -204,7 +206,7 @@ def test_no_tile_of_any_truth_photo_is_taken_for_a_square_by_colour() -> None:
     # like a letter (DeclanFinerty board_003: three squares of the bottom rows).
     squares_named = {}
     for name, board, occupied, _ in _truth_photos():
-        square = colour_evidence(board, cell_features(board)).square
+        square = colour_evidence(board, board_letters(board)).square
         assert not (square & occupied).any(), (name, np.flatnonzero(square & occupied))
         squares_named[name] = {Cell(i % 15, i // 15).name for i in np.flatnonzero(square)}
     assert {"E14", "B15", "F15"} <= squares_named["DeclanFinerty__scrabble-vision__board_003.jpeg"]
@@ -235,7 +237,7 @@ def test_a_tile_under_glare_is_not_taken_for_a_square() -> None:
             tile_colour=("wood", "ivory", "beige", "white plastic")[seed % 4])
         photo = render_board_photo(tiles, seed=seed, options=options)
         board = _rectified(photo.image, photo.corners)
-        square = colour_evidence(board, cell_features(board)).square.reshape(15, 15)
+        square = colour_evidence(board, board_letters(board)).square.reshape(15, 15)
         called += [(seed, cell.name) for cell in tiles if square[cell.row, cell.col]]
     assert called == []
 
@@ -249,7 +251,7 @@ def test_a_tile_washed_out_by_glare_is_named_where_it_is_read_as_empty() -> None
     tiles = random_position(rng, words=14)
     photo = render_board_photo(tiles, seed=143, width=1600, height=1200)
     board = _rectified(photo.image, photo.corners)
-    washed = colour_evidence(board, cell_features(board)).washed.reshape(15, 15)
+    washed = colour_evidence(board, board_letters(board)).washed.reshape(15, 15)
     assert {Cell.parse("H10"), Cell.parse("F9")} <= {cell for cell in tiles
                                                      if washed[cell.row, cell.col]}
     assert not [Cell(col, row) for row, col in np.argwhere(washed) if Cell(col, row) not in tiles]
@@ -277,7 +279,7 @@ def test_tiles_under_a_sheen_far_lighter_than_their_squares_are_named() -> None:
             x0, y0, x1, y1 = board.cell_box(cell.col, cell.row)
             image[y0:y1, x0:x1] = (0.2 * image[y0:y1, x0:x1] + 0.8 * 200).astype(np.uint8)
         board = dataclasses.replace(board, image=image)
-        washed = colour_evidence(board, cell_features(board)).washed.reshape(15, 15)
+        washed = colour_evidence(board, board_letters(board)).washed.reshape(15, 15)
         assert [cell.name for cell in shone if not washed[cell.row, cell.col]] == []
         assert not [Cell(col, row) for row, col in np.argwhere(washed)
                     if Cell(col, row) not in tiles]
@@ -304,7 +306,7 @@ def test_a_letter_on_a_plain_square_is_named_though_its_face_looks_like_the_squa
     # that shows no print where it is bare holds a tile: each is named now.
     photo, tiles = _word_under_a_sheen(2, "modern", 0.9)
     board = _rectified(photo.image, photo.corners)
-    lettered = letters_on_bare_kinds(cell_features(board)[:, LOCAL_FEATURES:]).reshape(15, 15)
+    lettered = letters_on_bare_kinds(board_letters(board)).reshape(15, 15)
     assert {"F1", "G1", "I1", "J1"} <= {Cell(col, row).name for row, col in np.argwhere(lettered)}
     reading = read_board(photo.image, corners=photo.corners)
     named = set(reading.warned_empty_cells())
@@ -315,7 +317,7 @@ def test_a_letter_on_a_plain_square_is_named_though_its_face_looks_like_the_squa
 def test_no_empty_square_of_any_truth_photo_shows_a_letter_on_a_plain_kind() -> None:
     # Premium print is a letter's shape too, but its kind of square shows print where it is bare.
     for name, board, occupied, _ in _truth_photos():
-        lettered = letters_on_bare_kinds(cell_features(board)[:, LOCAL_FEATURES:])
+        lettered = letters_on_bare_kinds(board_letters(board))
         assert not (lettered & ~occupied).any(), (name, np.flatnonzero(lettered & ~occupied))
 
 
@@ -362,7 +364,7 @@ def test_a_square_paler_than_dark_tiles_is_not_washed_out() -> None:
     photo = render_board_photo(tiles, seed=37, width=1600, height=1200)
     assert photo.options.glare == 0
     board = _rectified(photo.image, photo.corners)
-    assert not colour_evidence(board, cell_features(board)).washed.any()
+    assert not colour_evidence(board, board_letters(board)).washed.any()
 
 
 def test_a_square_in_shadow_beside_a_tile_is_not_taken_for_a_blank() -> None:
@@ -371,5 +373,5 @@ def test_a_square_in_shadow_beside_a_tile_is_not_taken_for_a_blank() -> None:
     # was left out.
     image, corners = house_in_shadow((5.8, 6.8, 7.2, 8.2), 0.5)
     board = _rectified(image, corners)
-    blanks = colour_blanks(board, cell_features(board)).reshape(15, 15)
+    blanks = colour_blanks(board, board_letters(board)).reshape(15, 15)
     assert not blanks.any(), np.argwhere(blanks)

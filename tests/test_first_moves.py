@@ -3,7 +3,7 @@
 With fewer than three sure letter tiles, a blank or a thin I was told from a square by the model
 alone, which has seen few such boards: whole first words were missed (``python -m bench early``).
 Each case below was read wrongly, on every seed listed, before the tiles the model found likely
-and a letter on the centre gave the tiles' colour (:func:`vision.occupancy.colour_evidence`).
+and a letter on the centre gave the tiles' colour (:func:`vision.facecolour.colour_evidence`).
 """
 
 from __future__ import annotations

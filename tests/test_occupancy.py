@@ -12,12 +12,12 @@ from vision.blobs import label_maps
 from vision.classify import Mlp
 from vision.eval_reading import photo_corners
 from vision.image import load_image
+from vision.letterevidence import sure_letter_tiles
 from vision.occupancy import (
     BODY_NEIGHBOUR,
     LOCAL_FEATURES,
     OccupancyModel,
     _kth_nearest,
-    _sure_letter_tiles,
     cell_features,
 )
 from vision.reading import DEFAULT_CONFIG
@@ -91,7 +91,7 @@ SPARSE_BOARD = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_165525.jpg"
 
 def _sure(board) -> np.ndarray:
     letters = cell_features(board)[:, LOCAL_FEATURES:]
-    return _sure_letter_tiles(letters).reshape(15, 15)
+    return sure_letter_tiles(letters).reshape(15, 15)
 
 
 @pytest.mark.parametrize("photo", [ORANGE_TILES, SPARSE_BOARD, FULL_BOARDS[1]],
@@ -220,7 +220,9 @@ def test_a_blank_tile_looks_more_like_the_tiles_than_any_empty_square_does(seed:
     # side, shadow) looking like the photo's lettered tiles. On a rendered board with two
     # blanks, both score above every empty cell of the board (premium squares included).
     from referee.boardtext import Tile
-    from vision.occupancy import LETTER_PAD, _body_likeness, _letter_features, _work_cells
+    from vision.cellgrid import work_cells
+    from vision.letterevidence import LETTER_PAD, letter_features
+    from vision.occupancy import _body_likeness
     from vision.render import random_position, render_board_photo
 
     rng = np.random.default_rng(seed)
@@ -233,8 +235,8 @@ def test_a_blank_tile_looks_more_like_the_tiles_than_any_empty_square_does(seed:
     board = rectify(photo.image, photo.corners, cell_px=DEFAULT_CONFIG.cell_px,
                     margin_cells=DEFAULT_CONFIG.margin_cells, tile_lift=DEFAULT_CONFIG.tile_lift)
     pad = min(LETTER_PAD, board.margin_px / board.cell_px)
-    letters = _letter_features(_work_cells(board, 0.0), _work_cells(board, pad, gray=True), pad)
-    score = _body_likeness(board, letters, _sure_letter_tiles(letters))
+    letters = letter_features(work_cells(board, 0.0), work_cells(board, pad, gray=True), pad)
+    score = _body_likeness(board, letters, sure_letter_tiles(letters))
     occupied = np.zeros(225, dtype=bool)
     for cell in tiles:
         occupied[cell.row * 15 + cell.col] = True
@@ -254,7 +256,7 @@ def test_kth_nearest_leaves_each_row_out_of_its_own_neighbours() -> None:
 
 
 def test_symmetric_peers_are_the_eight_symmetries_of_the_square() -> None:
-    from vision.occupancy import symmetric_peers
+    from vision.cellgrid import symmetric_peers
 
     peers = symmetric_peers()
     assert peers.shape == (225, 8)
@@ -276,7 +278,7 @@ def test_every_premium_layout_looks_the_same_on_a_cells_symmetric_peers(layout_n
     # The peer feature rests on this: a cell and its images are the same kind of square.
     from referee.cells import Cell
     from referee.layouts import load_layout
-    from vision.occupancy import symmetric_peers
+    from vision.cellgrid import symmetric_peers
 
     layout = load_layout(layout_name)
     for cell, images in enumerate(symmetric_peers().tolist()):

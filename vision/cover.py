@@ -4,7 +4,7 @@ A cell under a hand is neither a tile nor a square: the reader would call it emp
 nothing, and a dispute would be judged on a board with a hole in it. What gives it away is that
 the board's own marks are gone: no grid line, no tile edge, no print (the edges of a cell under a
 hand are the hand's soft outline), and a colour unlike the same kind of square elsewhere on the
-board (its symmetric peers, :func:`vision.occupancy.peer_distance`). Nor does it show them when
+board (its symmetric peers, :func:`vision.facecolour.peer_distance`). Nor does it show them when
 looked at coarsely (:data:`COARSE_BARE_EDGES`), where a part of the board out of focus does.
 Glare is left to the glare warning: a blown-out face has no edges and no colour either, and the
 halo around it is lighter than its kind of square and no more colourful, where a hand brings a
@@ -44,7 +44,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.occupancy import STATS_PX, face_colours, other_peers, peer_distance, stats_grid
+from vision.cellgrid import STATS_PX, other_peers, stats_grid
+from vision.facecolour import face_colours, peer_distance
 from vision.rectify import SIZE, RectifiedBoard
 
 EDGE_THRESHOLDS = (40, 100)

@@ -14,9 +14,9 @@ import numpy as np
 
 from referee.cells import Cell
 from vision.bytestats import ranked
+from vision.cellgrid import other_peers
 from vision.classify import BLANK, TileGuess
 from vision.errors import ImageQualityError, VisionError
-from vision.occupancy import other_peers
 from vision.reading import SMALL_BOARD, ReadConfig
 from vision.rectify import SIZE, RectifiedBoard, photo_cell_px
 

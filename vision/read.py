@@ -490,7 +490,7 @@ def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
     0.1 and 0.2 (occupancy alone, same models) named 8 and 4 missed tiles, 34 and 15 empty cells.
     Chosen on those photos, so not a leave-one-source-out figure. ``tileref eval`` now prints
     what the warnings name; since blanks are also told by colour (a whole blank's evidence makes
-    a tile, half of it a doubt: :data:`vision.occupancy.DOUBTFUL_PEER_SPREADS`), 6 of the 8
+    a tile, half of it a doubt: :data:`vision.facecolour.DOUBTFUL_PEER_SPREADS`), 6 of the 8
     tiles still read as empty, and 25 empty squares on 9 of the 38 photos (29 on 12 with the
     shadows that may hide a tile, :func:`vision.quality.light_warnings`). Read from five
     occupancy looks (``ReadConfig.occupancy_shift``, as ``tileref eval`` reads), 6 of the 7

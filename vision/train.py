@@ -55,14 +55,9 @@ from vision.classify import (
 )
 from vision.cnn import Cnn
 from vision.eval_reading import ERRATA, load_errata, tile_set_for
+from vision.facecolour import ColourEvidence, colour_evidence
 from vision.image import load_image
-from vision.occupancy import (
-    ColourEvidence,
-    OccupancyModel,
-    cell_features,
-    colour_evidence,
-    game_rules,
-)
+from vision.occupancy import LOCAL_FEATURES, OccupancyModel, cell_features, game_rules
 from vision.reading import DEFAULT_CONFIG, ReadConfig
 from vision.rectify import rectify
 from vision.truth import DEV_PHOTOS, SIZE, photos_with_truth, read_truth
@@ -131,9 +126,9 @@ def load_real_boards(folder: Path, config: ReadConfig = DEFAULT_CONFIG) -> list[
                     letters.append(cell.letter)
                 rotations.append(cell.rotation or 0)
         features = cell_features(board)
-        boards.append(RealBoard(photo.name, photo_source(photo), features,
-                                colour_evidence(board, features), occupied, scored, crops, letters,
-                                rotations, tile_set_for(truth)))
+        colour = colour_evidence(board, features[:, LOCAL_FEATURES:])
+        boards.append(RealBoard(photo.name, photo_source(photo), features, colour, occupied,
+                                scored, crops, letters, rotations, tile_set_for(truth)))
     return boards
 
 
@@ -623,7 +618,8 @@ def training_key(photos: Path, settings: TrainingSettings) -> str:
     geometry = (DEFAULT_CONFIG.cell_px, DEFAULT_CONFIG.margin_cells, DEFAULT_CONFIG.tile_lift)
     digest = hashlib.sha256(repr((settings, geometry)).encode())
     here = Path(__file__).resolve().parent
-    for name in ("train.py", "classify.py", "occupancy.py", "tileface.py", "render.py",
+    for name in ("train.py", "classify.py", "occupancy.py", "cellgrid.py", "letterevidence.py",
+                 "facecolour.py", "tileface.py", "render.py",
                  "rectify.py", "truth.py"):
         digest.update((here / name).read_bytes())
     # The errata correct the occupancy labels (load_real_boards), so they are training data too.

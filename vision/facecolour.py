@@ -1,0 +1,565 @@
+"""Tiles and squares told by the colour of a cell's face, beside the occupancy model.
+
+Each photo is its own yardstick: its sure letter tiles
+(:func:`vision.letterevidence.sure_letter_tiles`) give the tiles' colour, a cell's symmetric peers
+(:func:`vision.cellgrid.symmetric_peers`) its own kind of square's, and the squares around it the
+light it lies in. A face of the tiles' colour far from its own kind of square is a blank; a face
+far from the tiles' and near its square's is a square whatever its ink; a letter greyed or a face
+lifted towards white by glare or a sheen is a doubt to name (:class:`ColourEvidence`). The model
+weighs colour against everything else it learnt from few real blanks, so these rules stand beside
+it; how each was measured is in the docstrings below.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+from vision.cellgrid import STATS_PX, other_peers, stats_grid
+from vision.letterevidence import (
+    CENTRE,
+    MIN_SURE_TILES,
+    SURE_MIN_CONTRAST,
+    board_letters,
+    letter_shaped,
+    sure_letter_tiles,
+)
+from vision.rectify import SIZE, RectifiedBoard
+
+BLANK_PEER_SPREADS = 4.0
+"""A blank's face colour is at least this many times farther from its square's peers than this
+photo's empty squares typically are from theirs (:func:`colour_evidence`)."""
+BLANK_TILE_SPREADS = 2.0
+"""...and nearer the tiles' colour than twice the typical sure tile is (:func:`colour_evidence`)."""
+CHROMA_NOISE = 0.5
+"""Peer spreads are counted in at least this many a*/b* units: below it a camera's noise and
+JPEG decide. On the truth photos the median spread is 0.5-2.7 units; on a noiseless render it
+was 0.04-0.2, and a square a shade off its peers beside a darkened tile was a "blank" of five
+spreads (tests/test_read.py)."""
+BLANK_PEER_RANK = 2
+"""The peer a blank is measured against is its second nearest: one odd peer (another blank, a
+square in a tile's shadow) is no yardstick for what this kind of square looks like. Among the
+squares around a cell (:func:`near_distance`) it is the second nearest too: one may be a blank."""
+NEAR_RADIUS = 2
+"""The squares around a cell, a blank's second yardstick: the cells at most this many rows and
+columns away that show no letter (:func:`near_distance`)."""
+BLANK_NEAR_SPREADS = 3.5
+"""A blank's face chroma is at least this many times farther from the squares around it than this
+photo's letterless cells typically are from theirs (:func:`colour_evidence`). Chosen from empty
+squares alone: the farthest such candidate of the truth photos is 1.8 with the corners found and
+3.15 with the truth corners (jheidel 170737 N1, a grey square tinted by the red frame beside it);
+on 120 renders of ``bench blanks``' kind (corners given) three empty squares lie farther (4.0,
+4.8, 7.0), and the reading takes none of them for a tile that it did not take before. 3.0 and
+2.5 found one blank more on the truth photos (jheidel 170737 O10; ``python -m bench occupancy`` 5
+wrong, not 6), but 3.0 takes 170737 N1 with the truth corners and 2.5 a square of a render.
+
+A doubt at 2.5 (kept empty but named, as :data:`DOUBTFUL_PEER_SPREADS` does) was tried and not
+kept: ``tileref eval`` as before with found corners, two empty squares more named with the corners
+given (37 -> 39) and no missed tile more; on 100 renders (seeds 2000-2099, corners given) one
+silent miss fewer (17 -> 16)."""
+DOUBTFUL_PEER_SPREADS = BLANK_PEER_SPREADS / 2
+"""Half as far makes a cell doubtful: kept empty, but raised to
+:data:`vision.occupancy.DOUBTFUL_TILE` so the reading names it ("unsure whether O10 holds a tile").
+Leave-one-source-out, found corners: of the 8 blanks still missed, 6 named instead of 4, and 25
+empty cells instead of 23 (on 9 photos of 38; 1.5-3 peer spreads measured 5-6 and 23-27).
+
+A doubt the other way round was tried and not kept: a whole blank's peer spreads from its square
+but up to twice :data:`BLANK_TILE_SPREADS` from the tiles' colour (a blank whose face blur or a
+red square has tinted). ``tileref eval`` then named the one missed tile no warning names (jheidel
+170755 O15) and one empty square more (truth corners given: one missed tile and three squares
+more). But on 100 renders, corners given, it named only 2 of the 21 tiles missed silently, named
+3 squares more and took 2 squares for tiles (the raised probability tipped the grid's averaged
+looks over one half)."""
+SPARSE_LIGHTNESS_SPREAD = 8.0
+"""The least spread of L* among a sparse board's tiles (:func:`colour_evidence`): one or two
+tiles give no spread of their own, and a bold letter darkened a rendered tile's face by 34."""
+BLOWN_OUT_LIGHTNESS = 250
+"""L* (0-255) from which a face is blown out by glare: a square as white as a white tile. On a
+board with few tiles its colour is no evidence (:func:`colour_evidence`): in a scratch run of
+100 renders of one or two words under strong glare, one such square beside a washed-out tile
+was taken for a blank."""
+WASHED_LIGHTNESS = 215
+"""L* (0-255) from which a face brighter than the tiles' is washed out by glare, not a square
+paler than the tiles (:attr:`ColourEvidence.washed`). Glare whitens: on 400 renders the letters
+too faint to be sure of on faces brighter than the tiles' were 87 tiles at L* 197-255 (one under
+215) and 9 empty squares: 6 at 180-209 on boards with no glare at all (wood tiles on beige
+squares, blurred print), one at 210, and two at 238 and 248 under glare; on the truth photos
+two empty squares, at 200 and 201."""
+SQUARE_TILE_SPREADS = 5.5
+"""A face this many tile spreads from the tiles' colour, and nearer its own kind of square's, is
+a square whatever ink it shows (:func:`colour_evidence`)..."""
+WASHED_OUT_SPREADS = 2.0
+"""...unless it is brighter than the tiles' faces by more than this many of their median absolute
+deviations: glare washes a tile's colour out to its square's (two glared tiles of an unlabelled
+photo, kristopalka red_boards_014 D1 and E1, were 4.5 deviations brighter; the four squares this
+rule tells on the truth photos 0.3 or less). Nor is a face this much darker than the tiles'
+a blank: shadow moves a*, b* as well (the blanks it finds on the photos are within 1.3)."""
+
+
+SHEEN_ABOVE_PEERS = 80
+"""L* (0-255) by which a face lighter than the tiles' but short of glare's white
+(:data:`WASHED_LIGHTNESS`) is lighter still than its own kind of square seen bare elsewhere
+(:func:`peer_lightness`): a tile whose letter a sheen has taken, named
+(:attr:`ColourEvidence.washed`). On an unlabelled photo (kristopalka red_boards_014) the glossy
+tiles along the board's far edge shone grey-white over matte dark red squares, their letters faint
+or gone: L* 160-175, 107-131 above their squares, and the model read B1 and C1 as empty with no
+word said. On the truth photos no empty square lighter than the tiles is more than 52 above
+(ssetser IMG_2677 I6 and F9, white squares whose peers lie in the tiles' shadows); 80 is about the
+middle. Without the cap at :data:`WASHED_LIGHTNESS` a glare's halo on dark squares was named too.
+Empty squares named, corners given: on 60 renders under glare 0.15-0.9 (seeds 300-359, each board
+style) 854 before, 865 now, 894 without the cap; on 100 renders of random conditions (seeds
+2000-2099) 976, 981 and 1001. Neither set has a tile read or missed differently: the renderer's
+glare whitens tiles and squares alike. ``python -m bench blanks``: one more of the blanks it misses
+is named (a classic render's; 5 -> 4 of 15 missed silently), squares taken 28 as before.
+``python -m bench sheen`` (renders with the sheen itself, read as the live camera reads): tiles
+missed with no warning 85 -> 79 of 833, all on the green board's dark squares (17 -> 11); squares
+named there 92 -> 111, and 73 -> 93 on the same green scenes without a sheen (a glare's halo), on
+the light boards 11 more of 806. Most of the sheen's silent misses, on light squares, are left:
+a tile whose letter is washed away is no lighter than its square there."""
+
+FAINT_LETTER_CONTRAST = 0.17
+"""Print at least this much darker than its face (the letter-evidence feature 7, grey levels / 100)
+but short of :data:`vision.letterevidence.SURE_MIN_CONTRAST`, in a letter's shape on a face brighter
+than the tiles' (:data:`WASHED_OUT_SPREADS`), is a letter a sheen or glare has greyed
+(:attr:`ColourEvidence.washed`): named, never read by this alone. Such print is no ink to the model
+(the texture of a plain square reaches 0.18), so a tile whose letter a sheen had greyed that far, on
+a light square no darker than the washed face, was read as empty with no word said. On ``python -m
+bench sheen``'s renders the tiles so missed that showed a letter's shape on a brighter face were
+0.16-0.28; empty squares that did were 0.10-0.16 and one at 0.22, and on the truth photos (found
+corners) 0.08-0.16 and one at 0.18. Measured: ``python -m bench sheen``, tiles missed with no
+warning 79 -> 63 of 833 (classic 22 -> 14, green 11 -> 10, modern 46 -> 39), one empty square more
+named on the modern boards with the sheen and one without; ``tileref eval`` as before in every
+column with found corners, and with the corners given two empty squares more named on jheidel 170725
+(10 -> 12; one checked by eye, a grey plain square whose texture makes a letter-sized blob).
+Unchanged: ``python -m bench blanks``, and 100 renders of random conditions (seeds 2000-2099,
+corners given: 97 tiles missed, 80 of them named, 981 squares named, 2 taken). Left: letters washed
+away entirely, and a sheen that leaves the letter plain but takes the face's colour to its square's,
+so that the model reads a square; on a plain square that is named since
+(:data:`BARE_PRINT_CONTRAST`)."""
+
+BARE_PRINT_CONTRAST = 0.08
+"""A kind of square whose bare cells' print is fainter than this (the letter-evidence feature 7,
+grey levels / 100; :func:`peer_print`) is a plain one, with no print to take for a letter: a
+letter's shape on one is a doubt the reading names (:func:`letters_on_bare_kinds`).
+
+Why: a sheen that leaves a tile's letter plain (30-90 grey levels darker than its face) can still
+take its face's colour to a light plain square's, and the model then read it as a square, with no
+word said (whole words along a board's far edge). Measured on renders: such missed tiles' kinds of
+square were 0.01-0.05 where bare (the second faintest peer, :data:`BLANK_PEER_RANK`); premium
+squares whose print made a letter's shape 0.11 or more, and on the truth photos (found corners) 0.38
+or more; 0.08 lies between. On the truth photos with their corners it picks four cells, all tiles
+(jheidel 170755's blurred I and T). On three unlabelled photos (kristopalka red_boards_001 C10,
+red_boards_014 D3 and D9, checked by eye) the grain or a tile's shadow on a dark red plain square
+made a letter's shape at 0.30-0.44, so a face much darker than the tiles' (more than
+:data:`WASHED_OUT_SPREADS` of their spread, at least :data:`SPARSE_LIGHTNESS_SPREAD`) is left out: a
+sheen only lightens. Scratch run of 90 clean renders, a word along the far edge under a sheen of
+0.6-1.0 (three board styles, six seeds): tiles missed with no warning 137 -> 91 of 2235, empty
+squares named 5 as before. ``python -m bench sheen``: 63 -> 61 of 833 (modern 39 -> 37), no square
+more named. Unchanged: ``tileref eval`` both ways, ``python -m bench blanks`` and ``early``, 100
+renders of random conditions (seeds 2000-2099)."""
+
+PLAIN_FAINT_LETTER_CONTRAST = 0.22
+"""A faint letter's shape (:data:`FAINT_LETTER_CONTRAST`) on a plain square
+(:data:`BARE_PRINT_CONTRAST`) whose face is no darker than the tiles' but not brighter either (a
+dim photo: the sheen greys the letter without lifting the face above the tiles') is a letter a
+sheen greyed, named, from this contrast. On such faces the texture of empty squares made a
+letter's shape at 0.17-0.21 (four on the truth photos with found corners; four on 220 renders),
+tiles greyed by a sheen 0.20-0.29 (``python -m bench sheen``). Measured: ``python -m bench
+sheen`` tiles missed with no warning 61 -> 56 of 833 (classic 14 -> 13, modern 37 -> 33), no
+square more named; ``tileref eval`` both ways, ``python -m bench early``, 100 renders of random
+conditions and the unlabelled photos read as before. From 0.17 instead, ``tileref eval`` (found
+corners) named one empty square more (jheidel 165902) and ``bench early``'s clean renders two."""
+
+
+class ColourEvidence(NamedTuple):
+    """What the colour of each cell's face says, beside the model (:func:`colour_evidence`)."""
+
+    blank: np.ndarray
+    """(225,) how far a candidate blank's face is from its own kind of square, in this photo's
+    peer spreads; 0 where a cell is no candidate (it has a letter, no sure letter tile beside it,
+    or a face not of the tiles' colour). On a board with too few sure letter tiles a letter too
+    thin to be sure of is a candidate too (:func:`colour_evidence`'s ``likely``)."""
+    near: np.ndarray
+    """(225,) how far a candidate blank's face is from the letterless squares around it
+    (:func:`near_distance`), in this photo's typical such distance; 0 where a cell is no
+    candidate."""
+    square: np.ndarray
+    """(225,) bool: a face far from the tiles' colour (:data:`SQUARE_TILE_SPREADS`) and nearer
+    its own kind of square's: no tile, whatever the ink on it looks like."""
+    washed: np.ndarray
+    """(225,) bool: a letter's shape too faint to be sure of, on a face washed out brighter than
+    the tiles' (:data:`WASHED_OUT_SPREADS`): a tile under glare, which greys its letter and
+    takes its colour away; or a face brighter than the tiles' far lighter than its own kind of
+    square (:data:`SHEEN_ABOVE_PEERS`), a tile whose letter a sheen took; or a letter on a plain
+    square (:func:`letters_on_bare_kinds`), or a faint one (:data:`PLAIN_FAINT_LETTER_CONTRAST`),
+    on a face no darker than the tiles', a tile whose colour a sheen took. Doubtful, so named,
+    not read (:func:`colour_evidence`)."""
+
+    @classmethod
+    def none(cls) -> ColourEvidence:
+        """No evidence either way: a board with no yardstick of its own."""
+        return cls(np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE), np.zeros(SIZE * SIZE, bool),
+                   np.zeros(SIZE * SIZE, bool))
+
+    def doubtful(self) -> np.ndarray:
+        """(225,) bool: cells to name, not to read: half a blank's evidence
+        (:data:`DOUBTFUL_PEER_SPREADS`) or a washed-out letter or face."""
+        return (self.blank > DOUBTFUL_PEER_SPREADS) | self.washed
+
+    def blanks(self) -> np.ndarray:
+        """(225,) bool: blanks by colour, far from their own kind of square or from the
+        squares around them."""
+        return (self.blank > BLANK_PEER_SPREADS) | (self.near > BLANK_NEAR_SPREADS)
+
+
+def colour_blanks(board: RectifiedBoard, letters: np.ndarray) -> np.ndarray:
+    """(225,) bool: letterless cells beside a sure letter tile whose face is the tiles' colour
+    and not the colour of their own kind of square -- blanks, whatever the model made of them
+    (:func:`colour_evidence`)."""
+    return colour_evidence(board, letters).blanks()
+
+
+def face_colours(board: RectifiedBoard) -> tuple[np.ndarray, np.ndarray]:
+    """(225,) mean L* and (225, 2) mean a*, b* of each cell's face: the brighter half of its core
+    (the centre of :func:`vision.occupancy.cell_features`), so no ink or shadow of a letter
+    counts."""
+    lab = cv2.cvtColor(stats_grid(board), cv2.COLOR_BGR2LAB)
+    cut = int(round(0.22 * STATS_PX))
+    cores = lab.reshape(SIZE, STATS_PX, SIZE, STATS_PX, 3).transpose(0, 2, 1, 3, 4)[
+        :, :, cut:STATS_PX - cut, cut:STATS_PX - cut].reshape(SIZE * SIZE, -1, 3)
+    lightness = cores[..., 0]
+    face = lightness >= np.median(lightness, axis=1, keepdims=True)
+    # Each face's mean L*, a*, b* as one batched product (a fifth of the time of masked sums).
+    means = np.matmul(face[:, None, :].astype(np.float32),
+                      cores.astype(np.float32))[:, 0] / face.sum(axis=1)[:, None]
+    return means[:, 0], means[:, 1:]
+
+
+def peer_distance(chroma: np.ndarray, sure: np.ndarray, *, nearest_of_few: bool = False
+                  ) -> np.ndarray:
+    """(225,) how far each cell's face chroma (:func:`face_colours`) is from its own kind of
+    square: its :data:`BLANK_PEER_RANK`-th nearest symmetric peer that is no sure letter tile
+    (``sure``); infinite where it has too few such peers. ``nearest_of_few``: the nearest where
+    only two are left, of which the farther may well be a tile that is not sure (the four
+    squares around the centre on a board with its first word)."""
+    peers, other = other_peers()
+    usable = other & ~sure[peers]
+    apart = np.sort(np.where(usable, np.linalg.norm(chroma[peers] - chroma[:, None], axis=2),
+                             np.inf), axis=1)
+    rank = np.full(len(apart), BLANK_PEER_RANK - 1)
+    if nearest_of_few:
+        rank[usable.sum(axis=1) <= BLANK_PEER_RANK] = 0
+    return apart[np.arange(len(apart)), rank]
+
+
+def peer_lightness(lightness: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """(225,) how light each cell's own kind of square is where it is bare: the
+    :data:`BLANK_PEER_RANK`-th lightest of its symmetric peers among ``squares`` (one may be
+    a tile nobody is sure of, or glared itself); infinite where it has too few such peers."""
+    darkness = _ranked_among_peers(-lightness, squares)
+    return np.where(np.isfinite(darkness), -darkness, np.inf)
+
+
+def peer_print(letters: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """(225,) how dark the print of each cell's own kind of square is where it is bare: the
+    contrast (letter-evidence feature 7) of the :data:`BLANK_PEER_RANK`-th faintest of its
+    symmetric peers among ``squares``; infinite where it has too few such peers."""
+    return _ranked_among_peers(letters[:, 7], squares)
+
+
+def _ranked_among_peers(values: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """(225,) the :data:`BLANK_PEER_RANK`-th least of ``values`` over each cell's symmetric
+    peers among ``squares``; infinite where it has too few such peers."""
+    peers, other = other_peers()
+    usable = other & squares[peers]
+    return np.sort(np.where(usable, values[peers], np.inf), axis=1)[:, BLANK_PEER_RANK - 1]
+
+
+def letters_on_bare_kinds(letters: np.ndarray) -> np.ndarray:
+    """(225,) bool: a letter's shape, not the centre's star, on a cell whose own kind of
+    square shows no print where it is bare (:data:`BARE_PRINT_CONTRAST`): a plain square with
+    a letter on it holds a tile, whatever its face's colour says, unless the shape is the grain
+    or a shadow of a dark square (:attr:`ColourEvidence.washed` takes only faces no darker
+    than the tiles')."""
+    sure = sure_letter_tiles(letters)
+    return _lettered(letters) & ~sure & _plain_kinds(letters, sure)
+
+
+def _plain_kinds(letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
+    """(225,) bool: cells whose own kind of square shows no print where it is bare
+    (:data:`BARE_PRINT_CONTRAST`), its bare cells being those not ``sure`` letter tiles."""
+    return peer_print(letters, ~sure) < BARE_PRINT_CONTRAST
+
+
+def _lettered(letters: np.ndarray) -> np.ndarray:
+    """(225,) bool: a letter's shape (:func:`vision.letterevidence.letter_shaped`) that is not the
+    centre's star."""
+    return letter_shaped(letters) & (letters[:, 13] == 0)
+
+
+@cache
+def _near() -> tuple[np.ndarray, np.ndarray]:
+    """(225, 24) row-major indices of the cells at most :data:`NEAR_RADIUS` rows and columns
+    from each cell (not itself), and whether each lies on the board (an index off it is 0)."""
+    row, col = np.divmod(np.arange(SIZE * SIZE), SIZE)
+    steps = [(dr, dc) for dr in range(-NEAR_RADIUS, NEAR_RADIUS + 1)
+             for dc in range(-NEAR_RADIUS, NEAR_RADIUS + 1) if (dr, dc) != (0, 0)]
+    rows = row[:, None] + np.array([dr for dr, _ in steps])
+    cols = col[:, None] + np.array([dc for _, dc in steps])
+    on_board = (rows >= 0) & (rows < SIZE) & (cols >= 0) & (cols < SIZE)
+    return np.where(on_board, rows * SIZE + cols, 0), on_board
+
+
+def near_distance(chroma: np.ndarray, letterless: np.ndarray) -> np.ndarray:
+    """(225,) how far each cell's face chroma (:func:`face_colours`) is from the squares around
+    it: its :data:`BLANK_PEER_RANK`-th nearest among the ``letterless`` cells within
+    :data:`NEAR_RADIUS`; infinite where it has too few such cells.
+
+    Why: a blank's symmetric peers (:func:`peer_distance`) lie across the board, in other light
+    and at another angle to the camera, and their spread is the whole photo's; the squares around
+    it share its light. Any kind of square counts, as premium squares are far in chroma from a
+    plain one (so never the nearest) and a plain square has plain squares around it."""
+    near, on_board = _near()
+    usable = on_board & letterless[near]
+    apart = np.where(usable, np.linalg.norm(chroma[near] - chroma[:, None], axis=2), np.inf)
+    return np.partition(apart, BLANK_PEER_RANK - 1, axis=1)[:, BLANK_PEER_RANK - 1]
+
+
+def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
+                    likely: np.ndarray | None = None) -> ColourEvidence:
+    """Blanks and squares told by the colour of a cell's face against this photo's sure letter
+    tiles and against its own kind of square (its symmetric peers); ``letters`` is every cell's
+    letter evidence (:func:`vision.letterevidence.board_letters`), which says where the sure
+    letter tiles are.
+
+    Why: the perceptron weighs colour against everything else it learnt, and the only real
+    photos with a blank on a square of another colour than the tiles (jheidel 2015: a wooden
+    blank on a grey plain square, O10 in nine photos) are all one source, so left out of its
+    training when that source is tested: it missed those blanks. The evidence is plain, though,
+    when each photo is its own yardstick. Only chroma (a*, b*) of a cell's face (its brighter
+    half, so no ink or shadow) is compared: lightness is the light's, chroma the material's.
+
+    A cell is a blank when it is farther from its symmetric peers
+    (:func:`vision.cellgrid.symmetric_peers`, the same kind of square; the second nearest,
+    :data:`BLANK_PEER_RANK`) than :data:`BLANK_PEER_SPREADS` times the median of that distance over
+    the photo's letterless cells; nearer the median sure tile than :data:`BLANK_TILE_SPREADS` times
+    the sure tiles' own median distance to it, and nearer it than to that peer (on a board whose
+    squares are the tiles' colour, a clean render, a shade of difference was otherwise five
+    spreads); not darker than the tiles' faces by :data:`WASHED_OUT_SPREADS` of their deviations (a
+    shadow shifts a*, b* too: a beige square half in a tile's shadow was a blank of 14 spreads); and
+    beside a sure letter tile (a blank is part of a word; a washed-out square under a glare halo
+    drifts to a white tile's chroma too).
+
+    Measured on the truth photos, leave-one-source-out models, found corners (8550 cells): three
+    missed blanks found, no empty cell taken (jheidel 170028 O10, 170320 O10, 170725 O15); with
+    the truth corners two found (170320 O10, ssetser I4), none taken. The thresholds were chosen
+    on every source but jheidel and on 20 renders (found and truth corners, thresholds 3-6 and
+    1.5-3): there 3, 4 and 5 peer spreads tied (two tiles found, no empty cell taken), 2.5 tile
+    spreads took an empty square of a render; 4 is the middle of the tie. Without the neighbour
+    rule eight empty cells of the renders were taken (glare halos); with the nearest peer instead
+    of the second, two on the jheidel photos and one on a render (an empty square whose only
+    unsure peer was a blank).
+
+    The other way round, a cell read as a tile whose face is :data:`SQUARE_TILE_SPREADS` from
+    the tiles' colour and nearer its peers is a square: premium print or a shadow taken for a
+    letter (unless the face is washed out, :data:`WASHED_OUT_SPREADS`). Leave-one-source-out
+    with the truth corners (as a calibration profile or dragged corners give them) it took back
+    four false tiles (DeclanFinerty board_003 E14, B15, F15 and jheidel 170248 D1, 6.3-19
+    spreads) and lost no tile on the photos or the 20 renders; at 4 spreads it lost two (ssetser
+    IMG_2687 L10, L13), at 7 it took back two: 5.5 is the middle of the range that loses none and
+    takes back all four. With found corners it changes nothing.
+
+    A tile under glare is the other way about: its letter greyed, too faint beside the photo's
+    other letters to be sure of, and its face whitened, far from the tiles' colour. The model took
+    such tiles for squares and nothing named them, though "a tile under glare is never silently
+    read as empty": glare is only said where pixels are blown out, and these were short of that.
+    So a letter's shape too faint to be sure of, on a face brighter than the tiles' by
+    :data:`WASHED_OUT_SPREADS` and at least :data:`WASHED_LIGHTNESS`, is ``washed``: a doubt,
+    named, never read as a tile by this alone. On 163 renders of ``bench blanks``' kind (corners
+    given) lettered tiles read as empty with no warning went from 15 to 9 both as the live camera
+    and as ``tileref read`` read, on 182 renders of random positions and conditions from 27 to
+    21; no empty square more was named on either, nor on the truth photos (``tileref eval``, both
+    ways: every figure unchanged). What is left: letters washed away entirely, a thin I (no
+    letter's shape), tiles in a dark photo. A letter a sheen took entirely, on a glossy tile over
+    a dark matte square, is named too: the face lighter than the tiles' and far lighter than its
+    own kind of square bare elsewhere (:data:`SHEEN_ABOVE_PEERS`); the truth photos read as
+    before (``tileref eval``, both ways), and a real photo's silent B1 and C1 are named. And so
+    is a letter greyed fainter than the model counts as ink but still in a letter's shape, on a
+    face lighter than the tiles' (:data:`FAINT_LETTER_CONTRAST`, :func:`_faint_letters`): on light
+    squares, where a sheened face is no lighter than its square; or, a little darker still
+    (:data:`PLAIN_FAINT_LETTER_CONTRAST`), on a plain square's face no darker than the tiles'. A
+    letter's shape on a plain square, on such a face, is named too (:func:`letters_on_bare_kinds`).
+
+    A blank's own kind of square can be far off across the board, in other light: the wooden
+    blank on the jheidel photos' grey plain square O10 was 1.3-3.6 peer spreads from its peers,
+    a doubt at most. The squares around it, in the same light, are a second yardstick
+    (:func:`near_distance`): a candidate as above, nearer the tiles' colour than the squares
+    around it, and :data:`BLANK_NEAR_SPREADS` farther from them than this photo's letterless cells
+    typically are from theirs, is a blank too (``near``). Measured leave-one-source-out: ``tileref
+    eval`` 8 -> 5 wrong cells of 8550 against the corrected truth, 12 -> 8 with the truth corners
+    given (O10 found on 3 and 4 more photos, no cell taken); with the truth corners 17 of the 24
+    blanks of 31 photos are told by colour alone instead of 10, three of them DeclanFinerty's
+    (``tests/test_colour_blanks.py``). On 80 renders (``python -m bench blanks``) blanks missed
+    16 -> 15, 6 -> 5 of them silently, squares taken 28 as before.
+
+    A board with fewer than :data:`vision.letterevidence.MIN_SURE_TILES` sure letter tiles (the
+    first moves of every game) has no such yardstick, and there the model alone missed whole first
+    words: a thin I, a blank, and then the centre tile too, halved as a lone centre
+    (:func:`vision.occupancy.game_rules`). So with ``likely`` (the cells the model finds likely
+    tiles) the tiles it finds, and a letter on the centre that is not the star, give the tiles'
+    colour instead (``_sparse_evidence``). Measured by ``python -m bench early`` (60 positions of
+    one to four words, each rendered under random conditions and clean): letters missed 11 -> 5 of
+    360 and 12 -> 3 of 410, blanks missed 17 -> 9 of 35 and 19 -> 12 of 37, no square taken for a
+    tile before or after. The truth photos, all boards well into a game, read exactly as before
+    (``tileref eval``, both ways). The squares around a cell judge there too: blanks missed 9 -> 7
+    and 12 -> 10 (a blank on the centre, which has no peers; ``tests/test_first_moves.py``), no
+    square taken. """
+    sure = sure_letter_tiles(letters)
+    letterless = letters[:, 0] == 0
+    if sure.sum() < MIN_SURE_TILES:
+        if likely is None:
+            return ColourEvidence.none()
+        return _sparse_evidence(board, letters, sure | likely)
+    faces = _faces_against(board, sure, letterless)
+    to_peer, to_near, to_tile = faces.to_peer, faces.to_near, faces.to_tile
+    tile_spread = max(float(np.median(to_tile[sure])), 1e-6)
+    square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~faces.brighter()
+    lettered = _lettered(letters)
+    glared = lettered & (faces.lightness >= WASHED_LIGHTNESS)
+    shone = (faces.lightness < WASHED_LIGHTNESS) & (
+        faces.lightness - peer_lightness(faces.lightness, letterless & ~sure) > SHEEN_ABOVE_PEERS)
+    # A sheen takes a face towards white, never below the tiles' own lightness.
+    on_plain = ~faces.darker(least_spread=SPARSE_LIGHTNESS_SPREAD) & _plain_kinds(letters, sure)
+    faint = _faint_letters(board, letters, ~sure & (faces.brighter() | (
+        on_plain & (letters[:, 7] >= PLAIN_FAINT_LETTER_CONTRAST))))
+    # On a plain square, a letter on a face no darker than the tiles' (letters_on_bare_kinds).
+    washed = ~sure & ((faces.brighter() & (glared | shone)) | faint | (on_plain & lettered))
+    beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
+                        cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))).reshape(-1) > 0
+    candidate = (letterless & beside & ~faces.darker()
+                 & (to_tile < BLANK_TILE_SPREADS * tile_spread))
+    blank, near = (_in_typical(distance, letterless,
+                               candidate & np.isfinite(distance) & (to_tile < distance))
+                   for distance in (to_peer, to_near))
+    return ColourEvidence(blank, near, square, washed)
+
+
+def _faint_letters(board: RectifiedBoard, letters: np.ndarray, candidates: np.ndarray
+                   ) -> np.ndarray:
+    """(225,) bool: the ``candidates`` showing a letter's shape in print too faint to count as a
+    letter (:data:`vision.letterevidence.SURE_MIN_CONTRAST`) but at least
+    :data:`FAINT_LETTER_CONTRAST` darker than its face. Only those cells' letters are looked at
+    again, with that fainter print counted as ink: on the truth photos (20 of 38 have such a cell)
+    the whole board's took 8.5 ms a call, theirs alone 1.3 ms."""
+    contrast = letters[:, 7]
+    faint = candidates & (contrast >= FAINT_LETTER_CONTRAST) & (contrast < SURE_MIN_CONTRAST)
+    if faint.any():
+        faint[faint] = letter_shaped(board_letters(board, faint, FAINT_LETTER_CONTRAST),
+                                      FAINT_LETTER_CONTRAST)
+    return faint
+
+
+class _Faces(NamedTuple):
+    """Each cell's face measured against a set of tiles (:func:`_faces_against`)."""
+
+    lightness: np.ndarray
+    """(225,) L* of each face (:func:`face_colours`)."""
+    to_peer: np.ndarray
+    """(225,) chroma distance to its own kind of square (:func:`peer_distance`)..."""
+    to_near: np.ndarray
+    """(225,) ...and to the letterless squares around it that are none of the tiles
+    (:func:`near_distance`)."""
+    to_tile: np.ndarray
+    """(225,) chroma distance to the tiles' median chroma."""
+    tile_lightness: float
+    """The tiles' median L*..."""
+    lightness_spread: float
+    """...and their median absolute deviation from it."""
+
+    def brighter(self) -> np.ndarray:
+        """Faces washed out: brighter than the tiles' by :data:`WASHED_OUT_SPREADS` deviations."""
+        return self.lightness > self.tile_lightness + WASHED_OUT_SPREADS * self.lightness_spread
+
+    def darker(self, least_spread: float = 0.0) -> np.ndarray:
+        """Faces in shadow: as much darker than the tiles', counting their deviation as at least
+        ``least_spread``."""
+        return self.lightness < self.tile_lightness - WASHED_OUT_SPREADS * max(
+            self.lightness_spread, least_spread)
+
+
+def _in_typical(distance: np.ndarray, letterless: np.ndarray, candidates: np.ndarray
+                ) -> np.ndarray:
+    """(225,) each of the ``candidates``' ``distance`` in units of the :func:`_typical` distance
+    of the ``letterless`` cells that have one; 0 elsewhere, and everywhere if none has."""
+    evidence = np.zeros(SIZE * SIZE)
+    known = letterless & np.isfinite(distance)
+    if known.any():
+        evidence[candidates] = distance[candidates] / _typical(distance, known)
+    return evidence
+
+
+def _typical(distance: np.ndarray, known: np.ndarray) -> float:
+    """The typical ``distance`` of the ``known`` cells to their yardstick, the unit of evidence
+    (at least :data:`CHROMA_NOISE`)."""
+    return max(float(np.median(distance[known])), CHROMA_NOISE)
+
+
+def _faces_against(board: RectifiedBoard, tiles: np.ndarray, letterless: np.ndarray, *,
+                   nearest_of_few: bool = False, least_spread: float = 0.0) -> _Faces:
+    """Every face's colour against the faces of ``tiles`` and against its own kind of square and
+    the ``letterless`` squares around it; ``least_spread`` is the least deviation of the tiles'
+    L* to count with (few tiles give none of their own)."""
+    lightness, chroma = face_colours(board)
+    tile_lightness = lightness[tiles]
+    middle = float(np.median(tile_lightness))
+    return _Faces(lightness, peer_distance(chroma, tiles, nearest_of_few=nearest_of_few),
+                  near_distance(chroma, letterless & ~tiles),
+                  np.linalg.norm(chroma - np.median(chroma[tiles], axis=0), axis=1), middle,
+                  max(float(np.median(np.abs(tile_lightness - middle))), least_spread))
+
+
+def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarray
+                     ) -> ColourEvidence:
+    """:func:`colour_evidence` on a board with too few sure letter tiles.
+
+    ``tiles`` (the sure ones and those the model finds likely) give the tiles' colour, and so
+    does a letter on the centre square that is not its star: the centre has no peers to be
+    measured against, but a letter there is on a tile. A cell nearer the tiles' colour than its
+    own kind of square's, far from that kind of square and joined to those tiles through such
+    cells, is a tile whether it shows no letter (a blank) or a letter too thin to be sure of (an
+    I). Peers are fewer here (the tiles take some), so of the last two the nearer is the yardstick.
+    The squares around a cell are a yardstick the same way (``near``): the centre has no peers.
+    """
+    lettered = letters[:, 5] > 0
+    letterless = letters[:, 0] == 0
+    centre = np.zeros(SIZE * SIZE, bool)
+    centre[CENTRE] = lettered[CENTRE] and letters[CENTRE, 13] == 0
+    tiles = tiles | centre
+    if not tiles.any():
+        return ColourEvidence.none()
+    faces = _faces_against(board, tiles, letterless, nearest_of_few=True,
+                           least_spread=SPARSE_LIGHTNESS_SPREAD)
+    # A face in shadow, or blown out by glare, has the light's colour more than its own.
+    shown = (~tiles & ~faces.darker() & (faces.lightness < BLOWN_OUT_LIGHTNESS)
+             & (letterless | lettered))
+    blank, near = (_in_typical(distance, letterless, _in_a_word(
+        shown & np.isfinite(distance) & (faces.to_tile < distance), tiles))
+                   for distance in (faces.to_peer, faces.to_near))
+    blank[centre] = 2 * BLANK_PEER_SPREADS  # one of the tiles, so never a candidate above
+    return ColourEvidence.none()._replace(blank=blank, near=near)
+
+
+def _in_a_word(coloured: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """(225,) bool: the ``coloured`` cells joined to ``tiles`` through coloured cells, side by
+    side: the cells of one word."""
+    _, groups = cv2.connectedComponents((coloured | tiles).reshape(SIZE, SIZE).view(np.uint8),
+                                        connectivity=4)
+    return coloured & np.isin(groups.reshape(-1), np.unique(groups.reshape(-1)[tiles]))
+
+
+__all__ = ["ColourEvidence", "colour_blanks", "colour_evidence", "face_colours",
+           "letters_on_bare_kinds", "near_distance", "peer_distance", "peer_lightness",
+           "peer_print"]
