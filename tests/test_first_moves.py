@@ -129,6 +129,24 @@ def test_a_blank_on_the_centre_of_a_board_with_tiles_is_named() -> None:
     assert "H8" in {cell.cell for cell in reading.cells} | set(reading.warned_empty_cells())
 
 
+@pytest.mark.parametrize("seed", range(1, 7))
+def test_a_first_word_read_as_nothing_still_names_the_centre(seed: int) -> None:
+    # A blank on the centre and a thin I beside it: no sure letter, so no tiles' colour, and on
+    # most clean renders nothing read at all. The centre's star is hidden, so H8 is named.
+    photo = render_board_photo(across_the_centre("?II", start=7), seed=seed, width=1600,
+                               height=1200, options=RenderOptions.clean())
+    reading = read_board(photo.image, corners=photo.corners)
+    assert "H8" in {cell.cell for cell in reading.cells} | set(reading.warned_empty_cells())
+
+
+def test_an_empty_board_showing_its_star_names_no_centre() -> None:
+    for seed in range(1, 4):
+        photo = render_board_photo({}, seed=seed, width=1600, height=1200,
+                                   options=RenderOptions.clean())
+        reading = read_board(photo.image, corners=photo.corners)
+        assert not reading.cells and "H8" not in reading.warned_empty_cells(), seed
+
+
 def test_a_centre_showing_its_star_beside_tiles_is_not_named() -> None:
     # Tiles laid off the centre (not a game, but photographed all the same): the star shows, so
     # the centre is empty and nothing asks about it.

@@ -358,14 +358,20 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
     """(15, 15) probabilities after the rules of :meth:`OccupancyModel.tile_probability`; ``colour``
     (:func:`vision.facecolour.colour_evidence`) raises blanks like sure letter tiles and doubtful
     cells (half a blank's evidence, a washed-out letter) to :data:`DOUBTFUL_TILE`, and lowers
-    squares to it. A centre that shows no print at all on a board with likely tiles elsewhere is
-    raised to it too: the first word covers the centre. On 100 renders of random conditions (seeds
-    2000-2099, two blanks each, corners given) a blank on the centre was one of the 17 tiles missed
-    with no warning (17 -> 16, no square more named); of the tiles ``python -m bench early``'s
-    random renders miss with no warning one of two on the centre (6 -> 5, squares named 389 as
-    before); the truth photos read as before (``tileref eval``, both ways). Taking a print-less
-    centre for a tile outright would be wrong on photos of tiles laid out of play (kristopalka
-    red_boards_013, ssetser IMG_2687: many tiles, the centre bare)."""
+    squares to it. A centre that shows no print at all is raised to it too: the first word covers
+    the centre and hides its star. With likely tiles elsewhere: on 100 renders of random conditions
+    (seeds 2000-2099, two blanks each, corners given) a blank on the centre was one of the 17 tiles
+    missed with no warning (17 -> 16, no square more named); of the tiles ``python -m bench
+    early``'s random renders miss with no warning one of two on the centre (6 -> 5, squares named
+    389 as before); the truth photos read as before (``tileref eval``, both ways). And with none:
+    a first word of a blank on the centre and a thin I was read as an empty board with no word
+    said (``bench early``'s seed 30, random and clean: 5 -> 4 tiles missed silently each; clean
+    renders of it from the centre, ``tests/test_first_moves.py``: 4 of 6), as was a board of two
+    blanks (render 2061 of the 100 above: 16 -> 15). An empty board shows its star: of 180 empty
+    renders (random conditions and clean) two showed no print on the centre, both under glare the
+    reading already names, so no square more is named; nor on the truth photos' empty board. Taking
+    a print-less centre for a tile outright would be wrong on photos of tiles laid out of play
+    (kristopalka red_boards_013, ssetser IMG_2687: many tiles, the centre bare)."""
     probability = probability.copy()
     letters = features[:, LOCAL_FEATURES:]
     few_sure = letters[:, 12] < MIN_SURE_TILES / 10
@@ -391,10 +397,10 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
                       [centre, centre, centre - 1, centre + 1]].any()
     if likely[centre, centre] and likely.sum() == 1 and not beside:
         probability[centre, centre] /= 2
-    # The other way round: the first word covers the centre and hides its star, so with tiles
-    # elsewhere a centre that shows no print at all (nothing as dark as a faint letter: a faint
-    # star on a pink square of an unlabelled photo is 0.28) holds a tile (a blank, most likely).
-    if letters[CENTRE, 7] < FAINT_LETTER_CONTRAST and likely.sum() > likely[centre, centre]:
+    # The other way round: the first word covers the centre and hides its star, so a centre that
+    # shows no print at all (nothing as dark as a faint letter: a faint star on a pink square of
+    # an unlabelled photo is 0.28) may hold a tile (a blank, most likely), tiles elsewhere or not.
+    if letters[CENTRE, 7] < FAINT_LETTER_CONTRAST:
         probability[centre, centre] = max(probability[centre, centre], DOUBTFUL_TILE)
     return probability
 
