@@ -16,7 +16,7 @@ from vision.eval_reading import photo_corners
 from vision.occupancy import OccupancyModel
 from vision.overlay import DOUBT_BGR, draw_overlay
 from vision.read import lone_turns, read_board
-from vision.reading import BoardReading, CellReading, ReadConfig
+from vision.reading import BoardReading, CellReading, ReadConfig, said_once, warned_cells
 from vision.rectify import RectifiedBoard
 from vision.render import RenderOptions, render_board_photo, soft_focus
 from vision.truth import DEV_PHOTOS, read_truth
@@ -42,6 +42,32 @@ def test_turning_a_reading_renames_the_cells_its_warnings_name() -> None:
     again = turned.turned(1).turned(1).turned(1)
     assert again.warnings == reading.warnings
     assert again.cells[0].warnings == k3.warnings
+
+
+def test_a_warning_said_of_several_squares_is_said_once_naming_them_all() -> None:
+    # A glossy photo's reading (kristopalka red_boards_014): twenty lines, of which seven say
+    # "unsure whether ... holds a tile" and five "shadow over ...". A person reads four.
+    warnings = ["unsure of the letter on A1 (?, maybe K)",
+                "unsure of the letter on F1 (?, maybe G)",
+                "shadow over B2 (may hide a tile)", "shadow over F2 (may hide a tile)",
+                "shadow over L4 (may hide a tile)",
+                "unsure whether B1 holds a tile (read as empty)",
+                "unsure whether C1 holds a tile (read as empty)",
+                "unsure whether E11 holds a tile (read as empty)",
+                "tile off its square on K3 (half on the next one: read as K3's)",
+                "blur over K3", "shadow over B2 (may hide a tile)"]
+    said = said_once(warnings)
+    assert said == ["unsure of the letter on A1 (?, maybe K)",
+                    "unsure of the letter on F1 (?, maybe G)",
+                    "shadow over B2, F2 and L4 (may hide a tile)",
+                    "unsure whether B1, C1 or E11 holds a tile (read as empty)",
+                    "tile off its square on K3 (half on the next one: read as K3's)",
+                    "blur over K3"]
+    # Every square is still named, in the order first named.
+    assert warned_cells(said) == warned_cells(warnings)
+    # A warning about the whole photo names no square and stands as it is.
+    assert said_once(["board small in the photo", "blur over A1"]) == [
+        "board small in the photo", "blur over A1"]
 
 
 class _DoubtingOccupancy:

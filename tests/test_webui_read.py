@@ -17,6 +17,8 @@ from vision.truth import DEV_PHOTOS as PHOTOS
 from vision.truth import read_truth
 
 PHOTO = PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_163920.jpg"
+CELL = r"\b[A-O](?:1[0-5]|[1-9])\b"
+"""A square's name inside a warning."""
 SECOND = PHOTOS / "DeclanFinerty__scrabble-vision__board_001.jpeg"
 
 
@@ -158,8 +160,7 @@ def test_the_dispute_board_rings_every_square_a_warning_names(client):
     # square): each square they name is ringed on the drawn board, and no other.
     _, html = _dispute_page(client, PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170755.jpg")
     warnings = re.findall(r"<li>([^<]*)</li>", html)
-    named = {cell for warning in warnings
-             for cell in re.findall(r"\b[A-O](?:1[0-5]|[1-9])\b", warning)}
+    named = {cell for warning in warnings for cell in re.findall(CELL, warning)}
     assert len(named) >= 2, warnings
     squares = html.split('<g class="cell')[1:]
     assert len(squares) == 225
@@ -167,6 +168,10 @@ def test_the_dispute_board_rings_every_square_a_warning_names(client):
               if '<rect class="check"' in square}
     assert ringed == named
     assert f"Ringed: the {len(named)} squares the warnings name." in html
+    # Each thing is said once: warnings in the same words over several squares are one line.
+    one_square = [re.sub(CELL, "", warning) for warning in warnings
+                  if len(re.findall(CELL, warning)) == 1]
+    assert len(set(one_square)) == len(one_square), warnings
 
 
 @pytest.mark.photos

@@ -355,6 +355,8 @@ one of the two about the whole photo, which name no cell and come first."""
 
 _CELL_NAME = re.compile(r"\b[A-O](?:1[0-5]|[1-9])\b")
 """A cell's name inside a warning ("glare over K3"); a lone letter ("maybe E") is none."""
+_CELL_SLOT = "\0"
+"""Where :func:`said_once` takes out a warning's cell, to find those said in the same words."""
 
 
 def maybe_tile_cells(warnings: Iterable[str]) -> list[str]:
@@ -395,6 +397,33 @@ def warned_cells(warnings: Iterable[str]) -> list[str]:
     return _cells_named(warnings, lambda warning: True)
 
 
+def said_once(warnings: Iterable[str]) -> list[str]:
+    """The warnings for a person to read: one said of several cells in the same words once,
+    naming them all ("shadow over B2, F2 and L4 (may hide a tile)", "unsure whether B1, C1 or D1
+    holds a tile (read as empty)"), in the order first named. A warning naming no cell, or more
+    than one, or in words of its own ("unsure of the letter on A1 (?, maybe K)") stands as it is.
+
+    Why: a dim or glossy photo gives a warning a square, and twenty lines of "unsure whether ...
+    holds a tile" hide the few other things said.
+    """
+    said: dict[str, list[str]] = {}
+    for warning in warnings:
+        names = _CELL_NAME.findall(warning)
+        if len(names) == 1:  # the same words with the cell left out
+            said.setdefault(_CELL_NAME.sub(_CELL_SLOT, warning), []).append(names[0])
+        else:
+            said.setdefault(warning, [])
+    lines = []
+    for words, named in said.items():
+        names = list(dict.fromkeys(named))
+        if names:
+            last = " or " if words.startswith(UNSURE_WHETHER) else " and "
+            joined = last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+            words = words.replace(_CELL_SLOT, joined)
+        lines.append(words)
+    return lines
+
+
 def _cells_named(warnings: Iterable[str], chosen: Callable[[str], bool]) -> list[str]:
     """Every cell the ``chosen`` warnings name, once each, in the order named."""
     named = (match.group() for warning in warnings if chosen(warning)
@@ -417,4 +446,4 @@ def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str
 
 __all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "OFF_SQUARE", "OTHER_TILE_SET",
            "SMALL_BOARD", "UNSURE_WHETHER", "BoardReading", "CellReading", "ReadConfig",
-           "maybe_tile_cells", "off_square_cells", "other_tile_sets", "warned_cells"]
+           "maybe_tile_cells", "off_square_cells", "other_tile_sets", "said_once", "warned_cells"]

@@ -29,7 +29,7 @@ from flask import (
 from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import COLUMNS, SIZE, Cell, Seat
 from referee.tiles import load_tile_set, tile_set_names
-from vision.reading import other_tile_sets, warned_cells
+from vision.reading import other_tile_sets, said_once, warned_cells
 from webui import get_service
 from webui.live import tile_question
 from webui.service import ServiceError, parse_corners, tile_set_option
@@ -471,6 +471,7 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
          "url": url_for("pages.dispute_photo", photo_id=photo_id, tiles=name, **kept)}
         for name in other_tile_sets(reading.get("warnings") or []) if name in TILE_SET_NAMES]
     context.update(reading=reading, overlay=result["overlay_png"], size=result["size"],
+                   warning_lines=said_once(reading.get("warnings") or []),
                    corners=reading.get("corners"), check=check,
                    cells=draw_board(reading["board"], "archipelago", {"tiles": tiles},
                                     {"check": check}))
