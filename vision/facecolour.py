@@ -416,7 +416,8 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
     tile before or after. The truth photos, all boards well into a game, read exactly as before
     (``tileref eval``, both ways). The squares around a cell judge there too: blanks missed 9 -> 7
     and 12 -> 10 (a blank on the centre, which has no peers; ``tests/test_first_moves.py``), no
-    square taken. """
+    square taken.
+    """
     sure = sure_letter_tiles(letters)
     letterless = letters[:, 0] == 0
     if sure.sum() < MIN_SURE_TILES:

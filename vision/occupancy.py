@@ -341,7 +341,8 @@ class OccupancyModel:
         by glare or a sheen, or a letter on a plain square on a face no darker than the tiles'
         (:func:`vision.facecolour.letters_on_bare_kinds`); a face of its square's colour is no tile
         whatever its ink (:class:`vision.facecolour.ColourEvidence`), but still a doubt if it is one
-        of those. """
+        of those.
+        """
         features = cell_features(board)
         probability = self.probability_of(features)
         return game_rules(features, probability,
