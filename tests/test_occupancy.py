@@ -220,8 +220,7 @@ def test_a_blank_tile_looks_more_like_the_tiles_than_any_empty_square_does(seed:
     # side, shadow) looking like the photo's lettered tiles. On a rendered board with two
     # blanks, both score above every empty cell of the board (premium squares included).
     from referee.boardtext import Tile
-    from vision.cellgrid import work_cells
-    from vision.letterevidence import LETTER_PAD, letter_features
+    from vision.letterevidence import board_letters
     from vision.occupancy import _body_likeness
     from vision.render import random_position, render_board_photo
 
@@ -234,8 +233,7 @@ def test_a_blank_tile_looks_more_like_the_tiles_than_any_empty_square_does(seed:
     photo = render_board_photo(tiles, seed=seed)
     board = rectify(photo.image, photo.corners, cell_px=DEFAULT_CONFIG.cell_px,
                     margin_cells=DEFAULT_CONFIG.margin_cells, tile_lift=DEFAULT_CONFIG.tile_lift)
-    pad = min(LETTER_PAD, board.margin_px / board.cell_px)
-    letters = letter_features(work_cells(board, 0.0), work_cells(board, pad, gray=True), pad)
+    letters = board_letters(board)
     score = _body_likeness(board, letters, sure_letter_tiles(letters))
     occupied = np.zeros(225, dtype=bool)
     for cell in tiles:

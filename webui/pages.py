@@ -460,18 +460,19 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
                            "it again, or take another photo."
         return context
     reading = result["reading"]
+    warnings = reading.get("warnings") or []
     # The squares a warning names are ringed on the board, so the players find them on the
     # table without matching names by hand.
-    check = warned_cells(reading.get("warnings") or [])
+    check = warned_cells(warnings)
     # Letters with marks the chosen set has none of (an Ä read as English): one tap reads the
     # photo again with each set that has such letters, the corners kept.
     kept: dict[str, Any] = {"corners": corners_arg} if corners_arg else {}
     context["other_sets"] = [
         {"label": TILE_SET_NAMES[name],
          "url": url_for("pages.dispute_photo", photo_id=photo_id, tiles=name, **kept)}
-        for name in other_tile_sets(reading.get("warnings") or []) if name in TILE_SET_NAMES]
+        for name in other_tile_sets(warnings) if name in TILE_SET_NAMES]
     context.update(reading=reading, overlay=result["overlay_png"], size=result["size"],
-                   warning_lines=said_once(reading.get("warnings") or []),
+                   warning_lines=said_once(warnings),
                    corners=reading.get("corners"), check=check,
                    cells=draw_board(reading["board"], "archipelago", {"tiles": tiles},
                                     {"check": check}))
