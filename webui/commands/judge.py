@@ -122,10 +122,16 @@ def _describe_effects(player: str, verdict: dict[str, Any]) -> str | None:
         if verdict["agree"]:
             return f"{player} agrees: the word stands"
         return f"{player} does not agree: {_join(verdict.get('taken_back', []))} is taken back"
-    if verdict.get("drawn") is not None:
+    if "drawn" in verdict:  # English's turn
+        if verdict["drawn"] is None:
+            return f"{player} draws nothing: every tile is on the board"
         text = f"{player} draws {verdict['drawn']}"
         if verdict.get("tiebreaks"):
             text += f" (a tie, broken in {len(verdict['tiebreaks'])} draw(s))"
+        if verdict.get("unbroken_tie"):
+            return text + (f": {_join(verdict['unbroken_tie'])} tie, and every tile off the"
+                           " board has the same value, so no draw can part them: nothing is"
+                           " claimed")
         claimed = verdict.get("claimed")
         return text + (f" and claims {_owned(claimed)}" if claimed else ": no word to claim")
     if verdict.get("transformed") is not None:
