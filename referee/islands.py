@@ -466,7 +466,7 @@ class IslandsGame(Game):
             "allowed": self.allowed,
             "ended": position.ended,
             "winner": self.winner,
-            "island_cells": {colour: [sorted(cell.name for cell in sorted(island))
+            "island_cells": {colour: [[cell.name for cell in sorted(island)]
                                       for island in found]
                              for colour, found in self.island_cells().items()},
         }
@@ -481,8 +481,9 @@ class IslandsGame(Game):
         assert isinstance(player, IslandsPlayer)
         return player
 
-    def _consider(self, move: Any) -> IslandsVerdict:
-        """The verdict ``move`` gets, with the position it leads to; raises IllegalPlayError."""
+    def _validate(self, move: Any) -> tuple[IslandsPlayer, PlaceStones | None, int]:
+        """The mover, the placement (None for a pass; a snapshot's as read) and the turn's
+        allowance, once every check has passed; raises IllegalPlayError otherwise."""
         if not isinstance(move, PlaceStones | Pass | StonesSnapshot):
             raise _bad(f"islands has no move like {move!r}")
         player = self._resolve(move.player)
@@ -499,15 +500,20 @@ class IslandsGame(Game):
                                    f" turn, not {player.id}'s")
         allowed = self._allowance(position)
         if isinstance(move, Pass):
-            return self._after_pass(player, allowed)
-        read = None
-        if isinstance(move, StonesSnapshot):
-            read = PlaceStones(player.id, self._read_snapshot(move))
-        placement = read or move
-        assert isinstance(placement, PlaceStones)
+            return player, None, allowed
+        placement = PlaceStones(player.id, self._read_snapshot(move)) \
+            if isinstance(move, StonesSnapshot) else move
         self._check_stones(placement.stones, allowed)
+        return player, placement, allowed
+
+    def _consider(self, move: Any) -> IslandsVerdict:
+        """The verdict ``move`` gets, with the position it leads to; raises IllegalPlayError."""
+        player, placement, allowed = self._validate(move)
+        if placement is None:
+            return self._after_pass(player, allowed)
         verdict = self._after_stones(player, placement.stones, allowed)
-        verdict.read = read
+        if placement is not move:
+            verdict.read = placement
         return verdict
 
     def _read_snapshot(self, snapshot: StonesSnapshot) -> tuple[tuple[HexCell, str], ...]:
@@ -613,12 +619,13 @@ class IslandsGame(Game):
     # -- the public moves -------------------------------------------------------------------
 
     def check(self, move: Any) -> None:
-        """Raise :class:`IllegalPlayError` if ``move`` is illegal now; changes nothing."""
-        self._consider(move)
+        """Raise :class:`IllegalPlayError` if ``move`` is illegal now; changes nothing (and
+        works out nothing of what it would lead to: islands, bonus, who freezes)."""
+        self._validate(move)
 
     def is_legal(self, move: Any) -> bool:
         try:
-            self._consider(move)
+            self._validate(move)
         except IllegalPlayError:
             return False
         return True
@@ -630,6 +637,10 @@ class IslandsGame(Game):
             return self._consider(move)
         except IllegalPlayError as error:
             return Verdict.illegal(getattr(move, "player", "?"), error)
+
+    def judge(self, move: Any) -> Verdict:
+        """Like :meth:`push`, but an illegal move comes back as a ``legal: false`` verdict."""
+        return super().judge(move)
 
     def push(self, move: Any) -> Verdict:
         """Validate and apply ``move``; raises :class:`IllegalPlayError` and changes nothing."""
