@@ -145,7 +145,7 @@ def random_turn(game: IslandsGame, rng: random.Random):
     if rng.random() < 0.08:
         return Pass(mover.id)
     count = rng.randint(1, min(game.allowed or 1, len(empty)))
-    colours = [player.colour for player in game.players]  # type: ignore[attr-defined]
+    colours = list(game.colours.values())
     return PlaceStones(mover.id, tuple((cell, rng.choice(colours))
                                        for cell in rng.sample(empty, count)))
 
@@ -159,9 +159,9 @@ def test_players_frozen_during_random_games_keep_their_rank_in_every_future():
         while not game.is_over:
             verdict = game.push(random_turn(game, rng))
             position = game.position
-            colours = [player.colour for player in game.players]  # type: ignore[attr-defined]
+            colours = "".join(game.colours.values())
             if verdict.to_json()["frozen"] and len(position.board.empty_cells()) <= 5:
-                possible = future_ranks(position.board, "".join(colours),
+                possible = future_ranks(position.board, colours,
                                         position.track.reached, position.track.bonus)
                 now = game.ranks()
                 for index, player in enumerate(game.players):
