@@ -7,6 +7,9 @@ busy machine shifts both and the ratio stays comparable between runs.
 * plays judged per second: ``Game.check`` over a fixed mix of legal and illegal plays (random
   words at random cells, which are nearly all illegal, plus legal plays found by search), for
   scrabble and archipelago; ``judge`` + ``pop`` of the legal ones (apply and undo);
+* islands moves judged per second (a hexhex board of side 7, four players, frozen
+  irrelevance on): ``check`` of random placements (legal and not) in a half-full position,
+  ``judge`` + ``pop`` of the legal ones, and whole seeded random games judged move by move;
 * snapshot inference: ``check`` of a whole-board snapshot against ``check`` of the same play;
 * word list: cold loads in fresh interpreters (load time only, interpreter start excluded),
   in-process reloads, and memory (tracemalloc retained and peak, RSS growth).
@@ -29,6 +32,7 @@ from typing import Any
 from referee.boardtext import Tile
 from referee.cells import SIZE, Cell, Direction
 from referee.game import Game, new_game
+from referee.islands import IslandsGame, PlaceStones
 from referee.moves import Play, Snapshot
 from referee.wordlist import _built_in, load_word_list
 
@@ -123,6 +127,62 @@ def judging_rows(name: str, game: Game, baseline_rate: float) -> list[tuple[str,
          f"1 check = {baseline_rate / rate:.0f} lookups"),
         (f"{name}: legal plays judged + undone", f"{apply_rate:,.0f} /s",
          f"1 judge+pop = {baseline_rate / apply_rate:.0f} lookups"),
+    ]
+
+
+ISLANDS_PLAYERS = [{"name": name} for name in ("Ann", "Bo", "Cy", "Di")]  # red .. yellow
+
+
+def random_islands_move(game: IslandsGame, rng: random.Random, legal: bool) -> PlaceStones:
+    """Stones of random colours on random empty cells; ``legal=False`` may break any rule."""
+    mover = game.to_move
+    assert mover is not None and game.allowed is not None
+    cells = game.stones.empty_cells() if legal else list(game.grid)
+    count = rng.randint(1, min(game.allowed if legal else game.allowed + 2, len(cells)))
+    colours = "RBGY" if legal else "RBGYW"
+    return PlaceStones(mover.id, tuple((cell, rng.choice(colours))
+                                       for cell in rng.sample(cells, count)))
+
+
+def islands_game_played(turns: int, seed: int = SEED) -> IslandsGame:
+    game = new_game("islands", ISLANDS_PLAYERS, {"size": 7})
+    assert isinstance(game, IslandsGame)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if game.is_over:
+            break
+        game.push(random_islands_move(game, rng, legal=True))
+    return game
+
+
+def islands_rows(baseline_rate: float) -> list[tuple[str, str, str]]:
+    game = islands_game_played(30)
+    rng = random.Random(SEED)
+    moves = [random_islands_move(game, rng, legal=index % 2 == 0) for index in range(400)]
+    legal = [move for move in moves if game.is_legal(move)]
+
+    def check_all() -> None:
+        for move in moves:
+            game.is_legal(move)
+
+    def judge_and_pop() -> None:
+        for move in legal:
+            game.judge(move)
+            game.pop()
+
+    check_rate = len(moves) / median_seconds(check_all)
+    apply_rate = len(legal) / median_seconds(judge_and_pop)
+    started = time.perf_counter()
+    judged = sum(len(islands_game_played(10_000, seed).history) for seed in range(5))
+    whole_rate = judged / (time.perf_counter() - started)
+    return [
+        (f"islands: moves checked ({len(legal)} legal of {len(moves)}, "
+         f"{len(game.stones)} stones down)", f"{check_rate:,.0f} /s",
+         f"1 check = {baseline_rate / check_rate:.0f} lookups"),
+        ("islands: legal moves judged + undone", f"{apply_rate:,.0f} /s",
+         f"1 judge+pop = {baseline_rate / apply_rate:.0f} lookups"),
+        (f"islands: 5 random games judged whole ({judged} moves)", f"{whole_rate:,.0f} /s",
+         "side 7, four players, frozen irrelevance on"),
     ]
 
 
@@ -261,6 +321,7 @@ def main() -> int:
     rows = [("baseline: bare word-list lookups", f"{baseline:,.0f} /s", "")]
     rows += judging_rows("scrabble", scrabble_position(), baseline)
     rows += judging_rows("archipelago", archipelago_position(), baseline)
+    rows += islands_rows(baseline)
     rows += snapshot_rows()
     rows += word_list_rows()
     print_table(rows)

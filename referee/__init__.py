@@ -7,6 +7,9 @@ server and the tests without OpenCV or Flask, and a test checks that importing i
     >>> game = new_game("archipelago", [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}])
     >>> game.push(Play("S", "CAT", Cell.parse("G15"), Direction.ACROSS)).legal
     True
+    >>> stones = new_game("islands", [{"name": "Ann"}, {"name": "Bo"}])  # red, blue
+    >>> stones.push(PlaceStones.from_notation("Ann", "d4 R")).to_json()["allowed"]
+    1
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from referee.game import (
 )
 from referee.gamefile import GameFileError, judge_spec, load_game_file
 from referee.gcg import GcgError, read_gcg, write_gcg
+from referee.hexboard import PALETTE, HexBoard, HexBoardTextError, HexCell, HexGrid, hex_grid
+from referee.islands import IslandsGame, IslandsPlayer, PlaceStones, StonesSnapshot
 from referee.layouts import Layout, Premium, load_layout
 from referee.moves import Exchange, Move, Pass, Play, Snapshot, move_from_json
 from referee.randomness import DrawLog
@@ -48,6 +53,7 @@ from referee.wordlist import WordList, WordListError, load_word_list
 
 __all__ = [
     "CENTRE",
+    "PALETTE",
     "EXTENSION_REASONS",
     "PRECEDENCE",
     "REASONS",
@@ -71,12 +77,19 @@ __all__ = [
     "Game",
     "GameFileError",
     "GcgError",
+    "HexBoard",
+    "HexBoardTextError",
+    "HexCell",
+    "HexGrid",
     "IllegalPlayError",
+    "IslandsGame",
+    "IslandsPlayer",
     "Layout",
     "Move",
     "NameLanguage",
     "Pass",
     "Place",
+    "PlaceStones",
     "Play",
     "Player",
     "Premium",
@@ -87,6 +100,7 @@ __all__ = [
     "Sell",
     "SetupError",
     "Snapshot",
+    "StonesSnapshot",
     "Tile",
     "TileSet",
     "Transform",
@@ -96,6 +110,7 @@ __all__ = [
     "cell_name",
     "find_ruleset",
     "format_board_text",
+    "hex_grid",
     "judge_spec",
     "known_rulesets",
     "load_game_file",

@@ -489,38 +489,56 @@ class ColonizationGame(ScrabbleGame):
         return player, verdict
 
     def _examine_english_turn(self, move: EnglishTurn) -> tuple[Player, Verdict]:
+        """English draws a letter and claims a touching word that holds it (RULES.md §3).
+
+        Tiles are drawn one per candidate, in the candidates' order, from the tiles off the
+        board; drawn tiles stay out until the turn ends, except that whenever the bag is empty
+        every tile drawn this turn goes back and drawing goes on, so a round can always give
+        each candidate a tile however many there are. A tie that no draw can break, because
+        every tile off the board has the same value, stands: English claims none of the tied
+        words (docs/formats.md).
+        """
         self._check_turn(ENGLISH)
         log = copy.deepcopy(self.draws)
         entered = list(move.draws) if move.draws is not None else None
-        bag = self._unseen()
+        unseen = self._unseen()
+        bag = unseen.copy()
+
+        def draw_from_bag(purpose: str, count: int) -> list[str]:
+            if entered is None:
+                return log.sample(list(bag.elements()), count, purpose)
+            if len(entered) < count:
+                raise IllegalPlayError("draws-mismatch", f"{purpose} needs {count} more"
+                                       f" tile(s) drawn (the turn has used"
+                                       f" {len(move.draws or ()) - len(entered)} so far)")
+            tiles = [entered.pop(0) for _ in range(count)]
+            short = Counter(tiles) - bag
+            if short:
+                raise IllegalPlayError("not-unseen", f"no {min(short)} tile is left in the"
+                                       " bag to be drawn")
+            return log.enter(purpose, tiles)
 
         def draw(purpose: str, count: int) -> list[str]:
             nonlocal bag
-            if sum(bag.values()) < count:
-                bag = self._unseen()  # every tile drawn this turn goes back: draw again
-            if entered is None:
-                tiles = log.sample(list(bag.elements()), count, purpose)
-            else:
-                if len(entered) < count:
-                    raise IllegalPlayError("draws-mismatch", f"{purpose} needs {count} more"
-                                           f" tile(s) drawn (the turn has used"
-                                           f" {len(move.draws or ()) - len(entered)} so far)")
-                tiles = [entered.pop(0) for _ in range(count)]
-                short = Counter(tiles) - bag
-                if short:
-                    raise IllegalPlayError("not-unseen", f"no {min(short)} tile is left in the"
-                                           " bag to be drawn")
-                log.enter(purpose, tiles)
-            bag -= Counter(tiles)
+            tiles: list[str] = []
+            while len(tiles) < count:
+                if not bag:
+                    bag = unseen.copy()  # every tile drawn this turn goes back: draw on
+                lot = draw_from_bag(purpose, min(count - len(tiles), bag.total()))
+                bag -= Counter(lot)
+                tiles += lot
             return tiles
 
-        letter = draw("english-letter", 1)[0]
+        letter = draw("english-letter", 1)[0] if unseen else None
         english_words = self.owned_by(ENGLISH)
         candidates = [word for word in self.words if word.owner != ENGLISH
-                      and letter != "?" and letter in word.word.upper()
+                      and letter not in (None, "?") and letter in word.word.upper()
                       and any(word.touches(other) for other in english_words)]
         rounds: list[list[dict[str, Any]]] = []
         contenders = list(candidates)
+        unbroken: list[OwnedWord] = []
+        if len(contenders) > 1 and len({self._tile_value(tile) for tile in unseen}) < 2:
+            unbroken, contenders = contenders, []  # every draw would tie again: none is chosen
         while len(contenders) > 1:
             tiles = draw("tiebreak", len(contenders))
             values = [self._tile_value(tile) for tile in tiles]
@@ -539,6 +557,7 @@ class ColonizationGame(ScrabbleGame):
             "drawn": letter,
             "candidates": [word.to_json() for word in candidates],
             "tiebreaks": rounds,
+            "unbroken_tie": [word.word for word in unbroken],
             "claimed": claimed.to_json() if claimed else None,
             "draws": [d.to_json() for d in log.since(self.draws.mark())],
             "seed": log.seed,
@@ -581,9 +600,16 @@ class ColonizationGame(ScrabbleGame):
             if verdict.extra["transformed"]:
                 self.used_transform.add(player.id)
             ScrabbleGame.after_move(self, player, cast(Move, move), verdict)  # scoreless
-        if self.words and not any(word.owner != ENGLISH for word in self.words):
-            self._finish()
+        self._end_if_all_english()
         self._advance()
+
+    def _end_if_all_english(self) -> None:
+        """RULES.md §3: the game ends at once when every word on the board is English's,
+        whichever move made it so: English's turn, a transform, or a play whose words all
+        pass to English (a first word that is English ends the game, unless the table takes
+        it back with ``agree: false``)."""
+        if not self.over and self.words and all(word.owner == ENGLISH for word in self.words):
+            self._finish()
 
     def _pass_to_english(self, actor: str, words: list[OwnedWord]) -> None:
         for word in words:
@@ -604,6 +630,7 @@ class ColonizationGame(ScrabbleGame):
     def after_move(self, player: Player, move: Move, verdict: Verdict) -> None:
         self.awaiting_agreement = isinstance(move, Play | Snapshot)
         super().after_move(player, move, verdict)
+        self._end_if_all_english()
 
 
 __all__ = [

@@ -38,6 +38,18 @@ class WordSource(Protocol):
     def __contains__(self, word: object) -> bool: ...
 
 
+class NoWords:
+    """The word source of a ruleset that judges no words."""
+
+    name = "none"
+
+    def __contains__(self, word: object) -> bool:
+        return False
+
+
+NO_WORDS = NoWords()
+
+
 @dataclass(frozen=True)
 class Player:
     """A person at the table. ``seat`` is None in rulesets without seats (scrabble)."""
@@ -143,6 +155,9 @@ class Game:
     shared_attributes: ClassVar[frozenset[str]] = frozenset(
         {"players", "word_list", "options", "tile_set", "layout", "history", "_undo"})
     """Attributes that never change during play, so undo need not copy them."""
+    uses_word_list: ClassVar[bool] = True
+    """The ruleset judges words, so :func:`new_game` loads ``options.wordlist`` (islands,
+    a game of stones, loads none)."""
 
     def __init__(self, players: list[Player], word_list: WordSource,
                  options: Mapping[str, Any] | None = None,
@@ -196,6 +211,11 @@ class Game:
             raise SetupError(str(error)) from None
 
     # -- hooks a ruleset overrides ----------------------------------------------------------
+
+    @classmethod
+    def read_players(cls, data: object) -> list[Player]:
+        """The players of FORMATS.md's ``players`` list (a ruleset may read more: a colour)."""
+        return players_from_json(data, cls.seated)
 
     def setup(self, position: Mapping[str, Any]) -> None:
         """Read the ruleset's part of ``position`` (the board and ``to_move`` are read already)."""
@@ -524,8 +544,9 @@ def new_game(ruleset: str, players: list[dict[str, Any]], options: dict[str, Any
     if options is not None and not isinstance(options, dict):
         raise SetupError("'options' must be an object")
     options = dict(options or {})
-    word_list = load_words(options.get("wordlist", "enable"), base_dir)
-    return cls(players_from_json(players, cls.seated), word_list, options, position)
+    word_list = load_words(options.get("wordlist", "enable"), base_dir) \
+        if cls.uses_word_list else NO_WORDS
+    return cls(cls.read_players(players), word_list, options, position)
 
 
 RULESET_MODULES = {

@@ -181,16 +181,17 @@ def test_an_english_main_word_goes_to_english_which_joins_before_that_player():
 
 def test_a_play_that_takes_a_player_past_50_passes_its_main_word_to_english():
     game = make_game()
-    verdict = game.push(play("Ann", "JAZQUIX", "H8")).to_json()  # a bingo: 50 and more
+    game.push(play("Ann", "BRAK", "H8"))
+    verdict = game.push(play("Bo", "JAZQUIXB", "H1", "down")).to_json()  # a bingo: 50 and more
     main = verdict["words"][0]
     assert verdict["score"] > 50
-    assert verdict["english"] == [{"word": "JAZQUIX", "cells": main["cells"],
+    assert verdict["english"] == [{"word": "JAZQUIXB", "cells": main["cells"],
                                    "points": main["value"], "why": "over-50"}]
-    assert game.scores == {"Ann": verdict["score"] - main["value"], "Bo": 0,
+    assert game.scores == {"Ann": game.verdicts[0].score, "Bo": verdict["score"] - main["value"],
                            ENGLISH: main["value"]}
-    assert_scores_follow_the_words(game, bonuses={"Ann": 50})
-    assert game.state()["order"] == [ENGLISH, "Ann", "Bo"]
-    assert game.state()["to_move"] == "Bo"
+    assert_scores_follow_the_words(game, bonuses={"Bo": 50})
+    assert game.state()["order"] == ["Ann", ENGLISH, "Bo"]
+    assert game.state()["to_move"] == "Ann"
 
 
 # --------------------------------------------------------------------------------- transform
@@ -224,14 +225,16 @@ def test_a_transform_succeeds_only_with_a_strictly_higher_tile_and_once_per_play
 
 def test_revealed_tiles_must_be_tiles_not_on_the_board():
     game = make_game()
-    game.push(play("Ann", "JAZQUIX", "H8"))
-    game.push(play("Bo", "BRAD", "I6", "down"))  # through JAZQUIX's A
-    refused(game, Transform("Ann", Cell.parse("I6"), Direction.DOWN, "Z", "E"), "not-your-turn")
-    game.push(EnglishTurn(("E",)))  # no E in BRAD: nothing happens
-    refused(game, Transform("Ann", Cell.parse("I6"), Direction.DOWN, "Z", "E"), "not-unseen")
-    refused(game, Transform("Ann", Cell.parse("I6"), Direction.DOWN, "K", "Q"), "not-unseen")
-    verdict = game.push(Transform("Ann", Cell.parse("I6"), Direction.DOWN, "K", "?")).to_json()
-    assert verdict["values"] == {"actor": 5, "owner": 0} and verdict["transformed"]
+    game.push(play("Ann", "BRAK", "H8"))
+    game.push(play("Bo", "JAZQUIXB", "H1", "down"))  # past 50: English's; BRAK stays Ann's
+    brak = Cell.parse("H8"), Direction.ACROSS
+    refused(game, Transform("Bo", *brak, "Y", "E"), "not-your-turn")
+    game.push(Pass("Ann"))
+    game.push(EnglishTurn(("E",)))  # no E in BRAK: nothing happens
+    refused(game, Transform("Bo", *brak, "Z", "E"), "not-unseen")
+    refused(game, Transform("Bo", *brak, "Y", "Q"), "not-unseen")
+    verdict = game.push(Transform("Bo", *brak, "Y", "?")).to_json()
+    assert verdict["values"] == {"actor": 4, "owner": 0} and verdict["transformed"]
 
 
 # ---------------------------------------------------------------------------- English's turn
@@ -300,19 +303,26 @@ def test_the_referee_draws_from_the_unseen_tiles_with_a_logged_seed():
 # ------------------------------------------------------------------------------------ the end
 
 
+def english_takes_all(game: ColonizationGame) -> dict:
+    """Ann's BRAK, then Bo's JAZQUIXB through its B (past 50: English's), then English draws
+    R and claims BRAK, the last word that was not English's."""
+    game.push(play("Ann", "BRAK", "H8"))
+    game.push(play("Bo", "JAZQUIXB", "H1", "down"))
+    game.push(Pass("Ann"))
+    assert game.state()["to_move"] == ENGLISH
+    return game.push(EnglishTurn(("R",))).to_json()
+
+
 def test_the_game_ends_at_once_when_every_word_is_english_and_english_can_win():
     game = make_game()
-    game.push(play("Ann", "JAZQUIX", "H8"))  # over 50: English's
-    game.push(play("Bo", "BRAD", "I6", "down"))  # Bo's, through JAZQUIX's A on I8
-    assert game.state()["to_move"] == ENGLISH
-    verdict = game.push(EnglishTurn(("B",))).to_json()
-    assert verdict["claimed"]["word"] == "BRAD"
+    verdict = english_takes_all(game)
+    assert verdict["claimed"]["word"] == "BRAK"
     state = game.state()
     assert all(word["owner"] == ENGLISH for word in state["words"])
     assert state["to_move"] is None
     assert state["winner"] == ENGLISH
     assert state["scores"][ENGLISH] > max(state["scores"]["Ann"], state["scores"]["Bo"])
-    refused(game, play("Ann", "GLUM", "H5", "down"), "game-over")
+    refused(game, play("Bo", "GLUM", "I5", "down"), "game-over")
 
 
 def test_scoreless_turns_end_the_game_as_in_scrabble_and_english_turns_do_not_count():
@@ -454,9 +464,7 @@ def test_a_board_snapshot_is_read_as_the_play_it_shows():
 
 def test_the_remaining_racks_settle_the_score_after_the_end():
     game = make_game()
-    game.push(play("Ann", "JAZQUIX", "H8"))
-    game.push(play("Bo", "BRAD", "I6", "down"))
-    game.push(EnglishTurn(("B",)))
+    english_takes_all(game)
     assert game.is_over
     scores = dict(game.scores)
     end = move_from_json({"player": "Ann", "end": {"racks": {"Ann": "EE", "Bo": "W"}}})

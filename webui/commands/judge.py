@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from referee.gamefile import GameFileError, judge_spec, load_game_file
+from referee.hexboard import colour_name
+from referee.islands import ENDINGS
 
 
 def add_parser(subparsers: Any) -> None:
@@ -57,6 +59,8 @@ def describe_move(number: int, move: Any, verdict: dict[str, Any]) -> str:
         for change in changes if len(changes) > 1 else []:  # the message names only the first
             text += f"\n     {change['message']}"
         return text
+    if "placed" in verdict:  # islands: stones, not words
+        return f"{number}. {_describe_stones(player, move, verdict)}"
     play = verdict.get("move") or (move if isinstance(move, dict) else {})
     if isinstance(move, dict) and move.get("pass"):
         return f"{number}. {player} passes"
@@ -94,6 +98,47 @@ def describe_move(number: int, move: Any, verdict: dict[str, Any]) -> str:
     return text
 
 
+def _describe_stones(player: str, move: Any, verdict: dict[str, Any]) -> str:
+    """An islands turn: the stones placed (or a pass), then what it changed."""
+    placed = verdict["placed"]
+    if placed:
+        stones = _join(f"{colour_name(colour)} {cell}" for cell, colour in placed)
+        source = " (read from the board)" if isinstance(move, dict) and "board" in move else ""
+        text = (f"{player} places {stones}{source}: legal, {len(placed)} of"
+                f" {verdict['allowed']} stone{'' if verdict['allowed'] == 1 else 's'}")
+        notes = ["islands " + _join(f"{colour_name(colour)} {count}"
+                                    for colour, count in verdict["islands"].items())]
+    else:
+        text, notes = f"{player} passes", []
+    notes += [f"{colour_name(colour)} earns a bonus of {gain}"
+              for colour, gain in verdict.get("bonus", {}).items()]
+    frozen = verdict.get("frozen", [])
+    if frozen:
+        notes.append(f"{_join(frozen)} {'is' if len(frozen) == 1 else 'are'} frozen: their"
+                     " rank can no longer change")
+    if verdict.get("ended"):
+        notes.append(f"the game ends: {ENDINGS.get(verdict['ended'], verdict['ended'])}")
+    return text + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _describe_islands_final(final: dict[str, Any]) -> list[str]:
+    """Islands standings: rank, islands, bonus, who is frozen, and why the game ended."""
+    lines = ["Standings (islands, then bonus):"]
+    colours = final.get("colours", {})
+    for name, rank in sorted(final.get("ranks", {}).items(), key=lambda item: item[1]):
+        colour = colours.get(name, "")
+        count, bonus = final["islands"].get(colour, 0), final["bonus"].get(colour, 0)
+        frozen = " — frozen" if name in final.get("frozen", []) else ""
+        lines.append(f"  {rank}. {name} ({colour_name(colour)}): {count} island"
+                     f"{'' if count == 1 else 's'}, bonus {bonus}{frozen}")
+    if final.get("ended"):
+        lines.append(f"The game ended: {ENDINGS.get(final['ended'], final['ended'])}.")
+        if not final.get("winner"):
+            first = [name for name, rank in final.get("ranks", {}).items() if rank == 1]
+            lines.append(f"Shared first place: {_join(first)}")
+    return lines
+
+
 BOARD_FIELDS = {"legal", "player", "words", "captured_tiles", "captured_words", "remove",
                 "score", "eliminated", "draws", "seed"}
 
@@ -122,10 +167,16 @@ def _describe_effects(player: str, verdict: dict[str, Any]) -> str | None:
         if verdict["agree"]:
             return f"{player} agrees: the word stands"
         return f"{player} does not agree: {_join(verdict.get('taken_back', []))} is taken back"
-    if verdict.get("drawn") is not None:
+    if "drawn" in verdict:  # English's turn
+        if verdict["drawn"] is None:
+            return f"{player} draws nothing: every tile is on the board"
         text = f"{player} draws {verdict['drawn']}"
         if verdict.get("tiebreaks"):
             text += f" (a tie, broken in {len(verdict['tiebreaks'])} draw(s))"
+        if verdict.get("unbroken_tie"):
+            return text + (f": {_join(verdict['unbroken_tie'])} tie, and every tile off the"
+                           " board has the same value, so no draw can part them: nothing is"
+                           " claimed")
         claimed = verdict.get("claimed")
         return text + (f" and claims {_owned(claimed)}" if claimed else ": no word to claim")
     if verdict.get("transformed") is not None:
@@ -190,7 +241,9 @@ def describe_final(final: dict[str, Any]) -> str:
         lines += ["  " + row for row in str(final["board"]).rstrip("\n").split("\n")]
         lines.append("")
     eliminated = set(final.get("eliminated") or [])
-    if "boards" in final:  # First Draft: each player's rows, pool, coins and sales
+    if "islands" in final:
+        lines += _describe_islands_final(final)
+    elif "boards" in final:  # First Draft: each player's rows, pool, coins and sales
         lines.append("Players (score = coins less one per face-down letter):")
         for name, table in final["boards"].items():
             rows = " / ".join(_letters(row) for row in table["rows"])
