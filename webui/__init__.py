@@ -86,9 +86,15 @@ def _wants_json() -> bool:
 
 
 def _register_error_handlers(app: Flask) -> None:
-    """Every error is one sentence: JSON under /api/, a small page elsewhere; no stack traces."""
+    """Every error is one sentence: JSON under /api/, a small page elsewhere; no stack traces.
+
+    The one place errors become responses: a :class:`~webui.service.ServiceError` (a refusal)
+    from any blueprint, an HTTP error, and a bug (logged, answered as a 500).
+    """
     from flask import jsonify, render_template, request
     from werkzeug.exceptions import HTTPException
+
+    from webui.service import ServiceError
 
     messages = {
         400: "The request is malformed.",
@@ -101,20 +107,25 @@ def _register_error_handlers(app: Flask) -> None:
         500: "Something went wrong on the server; nothing was changed.",
     }
 
-    def respond(status: int, message: str) -> Any:
-        if _wants_json():
+    def respond(status: int, message: str, as_json: bool) -> Any:
+        if as_json:
             return jsonify({"error": message}), status
         return render_template("error.html", status=status, message=message), status
+
+    @app.errorhandler(ServiceError)
+    def refused(error: ServiceError) -> Any:
+        # A refusal under /api/ is JSON for the program that asked; a page gets a page.
+        return respond(error.status, str(error), request.path.startswith("/api/"))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
         status = error.code or 500
-        return respond(status, messages.get(status, error.name + "."))
+        return respond(status, messages.get(status, error.name + "."), _wants_json())
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:
         log.exception("unhandled error on %s %s", request.method, request.path)
-        return respond(500, messages[500])
+        return respond(500, messages[500], _wants_json())
 
 
 def get_service() -> Any:

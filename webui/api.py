@@ -18,11 +18,6 @@ from webui.service import ServiceError, parse_corners
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-@bp.errorhandler(ServiceError)
-def service_error(error: ServiceError) -> Any:
-    return jsonify({"error": str(error)}), error.status
-
-
 def json_body() -> Any:
     try:
         body = request.get_json(silent=True, force=True)

@@ -54,11 +54,6 @@ TILE_SET_NAMES = {name: _tile_set_label(name) for name in tile_set_names()}
 """The tile sets a game or a dispute photo may use, by name, with the label forms show."""
 
 
-@bp.errorhandler(ServiceError)
-def service_error(error: ServiceError) -> Any:
-    return render_template("error.html", status=error.status, message=str(error)), error.status
-
-
 # -- the board as drawn ------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -343,7 +338,8 @@ def create_game() -> Any:
     return redirect(url_for("pages.board", game_id=created["id"]))
 
 
-def _token_for(game_id: str) -> str | None:
+def token_for(game_id: str) -> str | None:
+    """The game's token if this browser created the game (kept in its signed session)."""
     return session.get("tokens", {}).get(game_id)
 
 
@@ -353,7 +349,7 @@ def board(game_id: str) -> Any:
         return redirect(url_for("variants.table", game_id=game_id))
     context = panel_context(game_id)
     get_service().mark_active(game_id)
-    return render_template("board.html", token=_token_for(game_id), **context)
+    return render_template("board.html", token=token_for(game_id), **context)
 
 
 def _boardless(game_id: str) -> bool:
@@ -374,7 +370,7 @@ def live_page(game_id: str) -> Any:
         return redirect(url_for("variants.table", game_id=game_id))
     context = panel_context(game_id)
     get_service().mark_active(game_id)
-    return render_template("live.html", token=_token_for(game_id),
+    return render_template("live.html", token=token_for(game_id),
                            server_camera=current_app.config.get("CAMERA") is not None, **context)
 
 

@@ -21,13 +21,13 @@ from flask import (
     jsonify,
     render_template,
     request,
-    session,
 )
 
 from referee.boardtext import BoardTextError, is_tile_letter, parse_board_text
 from referee.cells import Cell
 from referee.tiles import load_tile_set
 from webui import get_service
+from webui.pages import token_for
 from webui.service import ServiceError, Unreadable
 
 log = logging.getLogger(__name__)
@@ -51,13 +51,6 @@ class ScreenConfig:
 
 
 CONFIG = ScreenConfig()
-
-
-@bp.errorhandler(ServiceError)
-def service_error(error: ServiceError) -> Any:
-    if request.path.startswith("/api/"):
-        return jsonify({"error": str(error)}), error.status
-    return render_template("error.html", status=error.status, message=str(error)), error.status
 
 
 # -- words for the table ---------------------------------------------------------------------
@@ -363,10 +356,6 @@ def player_rows(state: dict[str, Any], boards: dict[str, Any]) -> list[dict[str,
 
 # -- routes ----------------------------------------------------------------------------------
 
-def _token_for(game_id: str) -> str | None:
-    return session.get("tokens", {}).get(game_id)
-
-
 def _context(game_id: str) -> tuple[str, dict[str, Any]]:
     ruleset = get_service().session(game_id).ruleset
     if ruleset not in RULESETS:
@@ -380,7 +369,7 @@ def _context(game_id: str) -> tuple[str, dict[str, Any]]:
 def table(game_id: str) -> Any:
     ruleset, context = _context(game_id)
     get_service().mark_active(game_id)
-    return render_template(f"{ruleset}.html", token=_token_for(game_id), game_id=game_id,
+    return render_template(f"{ruleset}.html", token=token_for(game_id), game_id=game_id,
                            c=context)
 
 
