@@ -248,7 +248,7 @@ def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browse
 
     # A new game: the camera sees C, a blank, T on South's home row.
     game_id, token = create_game(live_server)
-    service = live_server.app.extensions["tileref"]
+    service = live_server.app.extensions["tileref"].table
     seen = {Cell.parse("G15"): Tile("C", False, 0), Cell.parse("H15"): Tile("?", True, 0),
             Cell.parse("I15"): Tile("T", False, 0)}
     camera_reads(service, game_id, seen)

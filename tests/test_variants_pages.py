@@ -1,4 +1,4 @@
-"""The colonization and firstdraft screens through the test client (webui/variants.py).
+"""The colonization and firstdraft screens through the test client (webui/screens.py).
 
 What the table reads is asserted on the rendered panel: prompts, verdict sentences, coloured
 words, the coaster line, the tally. The moves go through the same JSON API the screens use.
@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from webui.variants import describe_colonization, describe_firstdraft, sentence
+from webui.wording import describe_colonization, describe_firstdraft, sentence
 
 COLONY = {"ruleset": "colonization", "players": [{"name": "Ann"}, {"name": "Bo"}],
           "options": {"seed": 3}}
@@ -333,7 +333,7 @@ def place_everything(state_players: dict[str, Any], player: str, letters: str,
 
 def test_a_whole_game_ends_with_the_tally_on_the_screen(client, make_game, app):
     game_id, headers = make_game(DRAFT)
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].store
     for _ in range(200):
         state = client.get(f"/api/games/{game_id}").get_json()
         if state["to_move"] is None:

@@ -120,7 +120,7 @@ def play_readings(service, game_id, table, spec, times=2):
 
 def test_fused_reading_is_judged_once_as_the_movers_play(app, make_game):
     game_id, _ = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     empty = play_readings(service, game_id, table, {})
     assert empty[-1]["waiting_for"] == "a play" and empty[-1]["verdict"] is None
@@ -139,7 +139,7 @@ def test_tiles_to_lift_are_awaited_then_seen_gone(app, make_game):
     position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
     game_id, _ = make_game(dict(TWO_PLAYERS, position={
         "board": format_board_text(tiles_of(position)), "to_move": "S"}))
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     played = {**position, "H8": "O^"}                  # South's TO through North's G
     verdict = play_readings(service, game_id, table, played)[-1]
@@ -163,14 +163,14 @@ def test_a_tile_put_back_after_the_camera_saw_it_lifted_is_a_new_one(app, make_g
     position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
     game_id, _ = make_game(dict(TWO_PLAYERS, position={
         "board": format_board_text(tiles_of(position)), "to_move": "S"}))
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     played = {**position, "H8": "O^"}
     play_readings(service, game_id, table, played)
     lifted = {cell: token for cell, token in played.items() if cell != "J8"}
     assert play_readings(service, game_id, table, lifted)[-1]["waiting_for"] == "a play"
     restarted = create_app({"TESTING": True, "INSTANCE_PATH": app.instance_path})
-    for server in (service, restarted.extensions["tileref"]):
+    for server in (service, restarted.extensions["tileref"].table):
         table = server.live_table(game_id)
         astray = play_readings(server, game_id, table, {**played, "K9": "Zv", "J9": "Iv"})
         assert astray[-1]["verdict"]["reason"] == "not-in-line"
@@ -180,7 +180,7 @@ def test_a_tile_put_back_after_the_camera_saw_it_lifted_is_a_new_one(app, make_g
 
 def test_a_correction_rejudges_and_stays_fixed(app, client, make_game):
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     misread = {**CAT_S, "I15": "I^"}                   # the camera reads CAI
     verdict = play_readings(service, game_id, table, misread)[-1]["verdict"]
@@ -197,7 +197,7 @@ def test_a_correction_rejudges_and_stays_fixed(app, client, make_game):
 
 def test_correcting_an_accepted_camera_play_replaces_it(app, client, make_game):
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     play_readings(service, game_id, table, {"G15": "C^", "H15": "A^", "I15": "B^"})  # CAB
     result = tap(client, game_id, auth, "I15", "T^")
@@ -253,7 +253,7 @@ def test_server_camera_feeds_the_game_opened_last(app, client, make_game, frames
     writer.release()
     game_id, _ = make_game()
     assert client.get(f"/games/{game_id}").status_code == 200   # opened on a screen
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     camera = ServerCamera(str(path), service.feed_active_game, interval=0.0)
     camera.start()
     assert camera.finished.wait(60)
@@ -266,7 +266,7 @@ def test_server_camera_feeds_the_game_opened_last(app, client, make_game, frames
 
 def test_undo_of_a_camera_play_waits_for_the_tiles_to_go(app, client, make_game):
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     assert play_readings(service, game_id, table, CAT_S)[-1]["verdict"]["legal"]
     state = client.post(f"/api/games/{game_id}/undo", headers=auth).get_json()
@@ -291,7 +291,7 @@ def test_typed_move_keeps_tiles_to_lift_listed(app, client, make_game):
 def test_a_correction_after_typed_moves_starts_from_the_games_board(app, client, make_game):
     """The camera's misread CAI was superseded by a typed CAT: fixing J15 must not bring it back."""
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     misread = play_readings(service, game_id, table, {**CAT_S, "I15": "I^"})[-1]["verdict"]
     assert misread["legal"] is False
@@ -307,7 +307,7 @@ def test_a_correction_after_typed_moves_starts_from_the_games_board(app, client,
 
 def test_a_blank_is_designated_by_a_correction_and_stays_designated(app, client, make_game):
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = {**CAT_S, "H15": "?^"}                      # the camera sees a blank: which letter?
     verdict = play_readings(service, game_id, table, seen)[-1]["verdict"]
@@ -334,7 +334,7 @@ def test_a_blank_the_camera_missed_is_asked_for_on_the_gap_it_leaves(app, client
     """South plays C, a blank and T; the camera sees no tile on the blank's square. The table
     names the gap, rings it on the board, and a tap there puts the blank in."""
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     missed = {"G15": "C^", "I15": "T^"}
     verdict = play_readings(service, game_id, table, missed)[-1]["verdict"]
@@ -362,7 +362,7 @@ def test_a_blank_read_facing_another_seat_is_the_movers_and_stays_the_games(app,
     blank read facing North is still South's play, and once named, later frames that read it
     facing West or North again change nothing."""
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = {**CAT_S, "H15": "?v"}                      # South's blank, read facing North
     verdict = play_readings(service, game_id, table, seen)[-1]["verdict"]
@@ -392,7 +392,7 @@ def test_camera_side_chosen_at_set_up_is_used_to_judge(app, client):
         "wordlist": "enable", "camera_side": "N"})
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     assert client.get(f"/api/games/{game_id}").get_json()["camera_side"] == "N"
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     as_the_camera_sees_it = {"I1": "Cv", "H1": "Av", "G1": "Tv"}
     answers = play_readings(service, game_id, service.live_table(game_id), as_the_camera_sees_it)
     verdict = answers[-1]["verdict"]
@@ -417,7 +417,7 @@ def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, cli
     J15. While the table waits for North it asks about J15 and rings it; a tap there makes the
     play CATS, judged again as South's."""
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = doubting(CAT_S, maybe_tiles=("J15", "B3"))
     answer = [service.judge_reading(game_id, table, seen) for _ in range(2)][-1]
@@ -465,7 +465,7 @@ def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, mak
     spec = dict(TWO_PLAYERS, position={"board": format_board_text(tiles_of(position)),
                                        "to_move": "N"}, table={"camera_side": "W"})
     game_id, _ = make_game(spec)
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     # The camera sits at West's side: it names cells and arrows in its own view.
     seen_by_camera = {cell.name: tile.token for cell, tile in
@@ -500,7 +500,7 @@ def test_a_letter_misread_unsurely_is_the_known_tile_and_a_sure_one_is_a_change(
     position = {"G15": "Q^", "H15": "I^", "I15": "T^"}
     game_id, _ = make_game(dict(TWO_PLAYERS, position={
         "board": format_board_text(tiles_of(position)), "to_move": "N"}))
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     misread = {**position, "G15": "O^"}          # a dim Q's tail lost
     unsure = [service.judge_reading(game_id, table, doubting(misread, confidence={"G15": 0.5}))
@@ -599,7 +599,7 @@ def test_a_tile_half_off_its_square_is_told_while_waiting_in_the_south_view(app,
     south = tiles_of(CAT_S)
     game_id, _ = make_game(dict(TWO_PLAYERS, table={"camera_side": "W"}, position={
         "board": format_board_text(south), "to_move": "N"}))
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = {cell.name: tile.token for cell, tile in live.to_camera_frame(south, "W").items()}
     t_cell = next(iter(live.to_camera_frame(tiles_of({"I15": "T^"}), "W"))).name

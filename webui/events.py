@@ -2,9 +2,10 @@
 
 The log (``webui.db``) is the truth; a :class:`GameSession` is what replaying it yields: the
 referee's ``Game`` with every move re-judged, the verdicts so far, the tiles the players still
-have to lift off, the corrections made at the table and the board corners set by hand. The web
-service keeps sessions in memory as a cache and appends an event before it acknowledges anything,
-so a session thrown away (a crash, a restart) is rebuilt exactly by :func:`replay`.
+have to lift off, the corrections made at the table and the board corners set by hand. The game
+store (``webui.store``) keeps sessions in memory as a cache and appends an event before it
+acknowledges anything, so a session thrown away (a crash, a restart) is rebuilt exactly by
+:func:`replay`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,390 @@
+"""What each table screen shows: its template context, built from the game's state.
+
+The referee board (archipelago, scrabble) draws the board with its marks and a panel of players,
+the last verdict and the recent moves; Colonization and First Draft have screens of their own
+(:data:`SCREENS`). Nothing here knows the rules: verdicts are worded by ``webui.wording``, and
+the figures come from the state the referee reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from referee.boardtext import BoardTextError, Tile, parse_board_text
+from referee.cells import COLUMNS, SIZE, Cell, Seat
+from referee.tiles import load_tile_set
+from vision.reading import warned_cells
+from webui.wording import (
+    ENGLISH,
+    describe_colonization,
+    describe_firstdraft,
+    describe_verdict,
+    player_label,
+)
+
+if TYPE_CHECKING:
+    from webui.services import Services
+
+CELL = 40          # SVG units per cell
+MARGIN = 22        # room for the coordinates around the grid
+PLAYER_COLOURS = ("S", "W", "N", "E")
+"""Players are coloured by turn order with the four seat colours of ``style.css``."""
+NO_VERDICT: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class ScreenConfig:
+    """What the screens show; every number in one place."""
+
+    recent_moves: int = 10
+
+
+CONFIG = ScreenConfig()
+
+
+# -- the board as drawn ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DrawnCell:
+    """Everything the SVG needs for one square."""
+
+    name: str
+    x: int
+    y: int
+    premium: str | None
+    tile: Tile | None
+    value: int
+    owner: str | None
+    marks: tuple[str, ...]   # "remove", "captured", "placed", "seen", "missing", "check"
+    ghost: str | None = None  # the letter of a tile still to be lifted off (no longer in play)
+
+    @property
+    def css(self) -> str:
+        classes = ["cell"] + [f"mark-{mark}" for mark in self.marks]
+        if self.owner:
+            classes.append(f"owner-{self.owner}")
+        return " ".join(classes)
+
+
+def premium_layout(ruleset: str, options: dict[str, Any]) -> dict[Cell, str]:
+    """Premium squares as drawn: ``classic`` unless the game's preset is ``seed``."""
+    try:
+        from referee.layouts import load_layout
+        layout = load_layout("seed" if options.get("preset") == "seed" else "classic")
+    except (ImportError, ValueError):
+        return {}
+    return {cell: premium.value for cell, premium in layout.premiums.items()}
+
+
+def draw_board(board_text: str | dict[Cell, Tile], ruleset: str, options: dict[str, Any],
+               marks: dict[str, list[str]] | None = None,
+               ghosts: dict[str, str] | None = None) -> list[DrawnCell]:
+    if isinstance(board_text, dict):
+        tiles = board_text
+    else:
+        try:
+            tiles = parse_board_text(board_text)
+        except BoardTextError:
+            tiles = {}
+    premiums = premium_layout(ruleset, options)
+    tile_set = load_tile_set(str(options.get("tiles") or "english"))
+    by_cell: dict[str, list[str]] = {}
+    for mark, cells in (marks or {}).items():
+        for name in cells:
+            by_cell.setdefault(name, []).append(mark)
+    drawn = []
+    for row in range(SIZE):
+        for col in range(SIZE):
+            cell = Cell(col, row)
+            tile = tiles.get(cell)
+            owner = None
+            if tile is not None and tile.rotation is not None and ruleset != "scrabble":
+                owner = Seat.from_rotation(tile.rotation).value
+            drawn.append(DrawnCell(
+                name=cell.name, x=MARGIN + col * CELL, y=MARGIN + row * CELL,
+                premium=premiums.get(cell), tile=tile,
+                value=tile_set.value(tile.letter, tile.blank) if tile else 0,
+                owner=owner, marks=tuple(by_cell.get(cell.name, ())),
+                ghost=(ghosts or {}).get(cell.name) if tile is None else None))
+    return drawn
+
+
+def board_context() -> dict[str, Any]:
+    return {"CELL": CELL, "MARGIN": MARGIN, "SIZE": SIZE, "COLUMNS": COLUMNS,
+            "board_size": 2 * MARGIN + SIZE * CELL}
+
+
+
+# -- the referee board ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SeenBoard:
+    """The camera's refused reading drawn over the game's board, so a misread can be tapped."""
+
+    tiles: dict[Cell, Tile]
+    seen: list[str]       # cells where the reading differs from the game (drawn dashed)
+    missing: list[str]    # cells the game has and the reading lacks
+    blanks: list[str]     # blanks read but not yet named
+
+
+def seen_board(state: dict[str, Any], reading_is_latest: bool) -> SeenBoard | None:
+    """What to draw after an illegal camera play: the reading, its differences marked."""
+    last = state["moves"][-1] if state["moves"] else None
+    if not (reading_is_latest and last and not last.get("legal") and state.get("last_reading")):
+        return None
+    try:
+        reading = parse_board_text(state["last_reading"])
+        board = parse_board_text(state["board"])
+    except BoardTextError:
+        return None
+    seen = sorted((cell for cell, tile in reading.items() if board.get(cell) != tile),
+                  key=lambda cell: (cell.row, cell.col))
+    missing = sorted((cell for cell in board if cell not in reading),
+                     key=lambda cell: (cell.row, cell.col))
+    if not seen and not missing:
+        return None
+    return SeenBoard(tiles={**board, **reading}, seen=[cell.name for cell in seen],
+                     missing=[cell.name for cell in missing],
+                     blanks=[cell.name for cell in seen if reading[cell].letter == "?"])
+
+
+def panel_context(services: Services, game_id: str) -> dict[str, Any]:
+    state = services.table.state(game_id)
+    game_session = services.store.session(game_id)
+    options = game_session.spec.get("options") or {}
+    last = state["moves"][-1] if state["moves"] else None
+    last_move = state["history"][-1]["move"] if state["history"] else None
+    marks: dict[str, list[str]] = {"remove": state["pending_remove"]}
+    if last and last.get("legal"):
+        placed = [cell for word in (last.get("words") or [])[:1] for cell in word["cells"]]
+        marks["placed"] = placed
+        marks["captured"] = list(last.get("captured_tiles") or [])
+    elif last:
+        marks["check"] = list(last.get("gaps") or [])  # where a tile may lie unseen
+    latest = bool(state["history"]) and game_session.last_reading_seq == state["history"][-1]["seq"]
+    seen = seen_board(state, latest)
+    if seen is not None:
+        marks["seen"] = seen.seen
+        marks["missing"] = seen.missing
+    table = state.get("live") or {}
+    if (not state["pending_remove"] and table.get("detail")
+            and table.get("waiting_for") == state["waiting_for"]):
+        # The squares the table is told about while it waits (a tile half off its square, a
+        # tile the last word may have that went unseen) are ringed on the board, as the panel
+        # shows the words (_panel.html).
+        marks["check"] = [*marks.get("check", []), *warned_cells([table["detail"]])]
+    ghosts = {}
+    for verdict in state["moves"][-1:]:
+        for captured in verdict.get("captured_words") or []:
+            for letter, cell in zip(captured["word"], captured["cells"], strict=False):
+                ghosts[cell] = letter.upper()
+    players = []
+    for player in state["players"]:
+        pid = player["id"]
+        row = {"id": pid, "label": player_label(state, pid), "seat": player.get("seat"),
+               "to_move": state.get("to_move") == pid,
+               "eliminated": pid in (state.get("eliminated") or [])}
+        if "strength" in state:
+            row["figure"] = state["strength"].get(pid, 0)
+            row["words"] = [w["word"].upper() for w in state.get("active", {}).get(pid, [])]
+        elif "scores" in state:
+            row["figure"] = state["scores"].get(pid, state["scores"].get(player["name"], 0))
+            row["words"] = []
+        players.append(row)
+    recent = []
+    for entry, verdict in list(zip(state["history"], state["moves"], strict=False))[-8:]:
+        recent.append(describe_verdict(state, verdict, entry["move"]) | {
+            "source": entry["source"]})
+    described = describe_verdict(state, last, last_move) if last else None
+    if described is not None and seen is not None:
+        offered = set((last or {}).get("blank_offers") or {})
+        unnamed = [cell for cell in seen.blanks if cell not in offered]
+        if unnamed:
+            described["details"].append(
+                f"Tap {', '.join(unnamed)} to name the blank there (its letter in lower case).")
+        described["details"].append("Dashed tiles are what the camera read: tap one to "
+                                    "correct it.")
+    return {
+        "game_id": game_id,
+        "state": state,
+        "cells": draw_board(seen.tiles if seen is not None else state["board"],
+                            state["ruleset"], options, marks, ghosts),
+        "last": described,
+        "players": players,
+        "recent": list(reversed(recent)),
+        "figure_name": "strength" if "strength" in state else "score",
+        "to_move_label": player_label(state, state.get("to_move")) if state.get("to_move")
+        else None,
+        "winner_label": player_label(state, state.get("winner")) if state.get("winner") else None,
+        **board_context(),
+    }
+
+
+
+def recent(state: dict[str, Any], describe: Any) -> list[dict[str, Any]]:
+    pairs = list(zip(state["history"], state["moves"], strict=False))[-CONFIG.recent_moves:]
+    return [describe(verdict, entry["move"]) | {"source": entry["source"]}
+            for entry, verdict in reversed(pairs)]
+
+
+def _last(state: dict[str, Any], describe: Any) -> dict[str, Any] | None:
+    if not state["moves"]:
+        return None
+    return describe(state["moves"][-1], state["history"][-1]["move"])
+
+
+# -- colonization ----------------------------------------------------------------------------
+
+def owner_colours(state: dict[str, Any]) -> dict[str, str]:
+    colours = {p["id"]: PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
+               for i, p in enumerate(state["players"])}
+    colours[ENGLISH] = "english"
+    return colours
+
+
+def cell_owners(words: list[dict[str, Any]], colours: dict[str, str]) -> dict[str, str]:
+    """The colour of each tile: white once any word through it is English, else the colour of
+    the first word laid through it (the player who put the tile down)."""
+    owners: dict[str, str] = {}
+    for word in words:
+        for name in word["cells"]:
+            if word["owner"] == ENGLISH:
+                owners[name] = colours[ENGLISH]
+            else:
+                owners.setdefault(name, colours.get(word["owner"], "none"))
+    return owners
+
+
+def colonization_context(services: Services, game_id: str) -> dict[str, Any]:
+    state = services.table.state(game_id)
+    options = services.store.session(game_id).spec.get("options") or {}
+    colours = owner_colours(state)
+    words = state.get("words") or []
+    owners = cell_owners(words, colours)
+    last = state["moves"][-1] if state["moves"] else NO_VERDICT
+    placed = {name for word in (last.get("words") or [])[:1] for name in word["cells"]} \
+        if last.get("legal") else set()
+    try:
+        tiles = parse_board_text(state["board"])
+    except BoardTextError:
+        tiles = {}
+    premiums = premium_layout("colonization", options)
+    tile_set = load_tile_set("english")
+    geometry = board_context()
+    cells = []
+    for row in range(geometry["SIZE"]):
+        for col in range(geometry["SIZE"]):
+            cell = Cell(col, row)
+            tile = tiles.get(cell)
+            cells.append(DrawnCell(
+                name=cell.name, x=geometry["MARGIN"] + col * geometry["CELL"],
+                y=geometry["MARGIN"] + row * geometry["CELL"],
+                premium=premiums.get(cell), tile=tile,
+                value=tile_set.value(tile.letter, tile.blank) if tile else 0,
+                owner=owners.get(cell.name) if tile else None,
+                marks=("placed",) if cell.name in placed else ()))
+    scores = state.get("scores") or {}
+    languages = state.get("languages") or {}
+    to_move = state.get("to_move")
+    players = []
+    for player in state["players"]:
+        pid = player["id"]
+        players.append({
+            "id": pid, "name": player["name"], "colour": colours[pid],
+            "language": languages.get(pid), "score": scores.get(pid, 0),
+            "words": [w for w in words if w["owner"] == pid], "to_move": to_move == pid,
+            "transform_used": pid in (state.get("transforms_used") or [])})
+    english = {"present": ENGLISH in (state.get("order") or []),
+               "score": scores.get(ENGLISH, 0), "to_move": to_move == ENGLISH,
+               "words": [w for w in words if w["owner"] == ENGLISH]}
+    if state.get("winner") is not None or (to_move is None and state["moves"]):
+        phase = "over"
+    elif len(languages) < len(state["players"]):
+        phase = "languages"
+    elif state.get("awaiting_agreement"):
+        phase = "agree"
+    elif to_move == ENGLISH:
+        phase = "english"
+    else:
+        phase = "play"
+    last_play = None
+    if phase == "agree":
+        last_play = next((entry["move"] for entry in reversed(state["history"])
+                          if entry["legal"]), None)
+    targets = [w | {"dir": "down" if len(w["cells"]) > 1 and w["cells"][0][0] ==
+                    w["cells"][1][0] else "across"}
+               for w in words if w["owner"] not in (to_move, ENGLISH)
+               and to_move not in (state.get("transforms_used") or [])]
+    ranking = sorted(([p["name"], p["score"]] for p in players), key=lambda r: -r[1])
+    if english["present"]:
+        ranking = sorted(ranking + [[ENGLISH, english["score"]]], key=lambda r: -r[1])
+    return {
+        "game_id": game_id, "state": state, "cells": cells, "players": players,
+        "english": english, "phase": phase, "to_move": to_move, "targets": targets,
+        "order": state.get("order") or [], "colours": colours,
+        "last": _last(state, describe_colonization), "last_play": last_play,
+        "agree_by": (last_play or {}).get("player") or (state["players"][0]["id"]),
+        "recent": recent(state, describe_colonization), "ranking": ranking,
+        "winner": state.get("winner"), "unnamed": [p for p in players if not p["language"]],
+        "racks_to_count": phase == "over" and "adjustments" not in state,
+        **geometry,
+    }
+
+
+# -- first draft -----------------------------------------------------------------------------
+
+def firstdraft_context(services: Services, game_id: str) -> dict[str, Any]:
+    state = services.table.state(game_id)
+    game = services.store.session(game_id).game
+    to_move = state.get("to_move")
+    over = to_move is None
+    in_hand = state.get("in_hand")
+    players = player_rows(state, state["boards"])
+    mover_coins = next((p["board"]["coins"] for p in players if p["id"] == to_move), 0)
+    line = [coaster | {"position": index, "cost": index - 1,
+                       "affordable": index - 1 <= mover_coins}
+            for index, coaster in enumerate(state.get("line") or [], start=1)]
+    tally = []
+    if over:
+        scores = state.get("scores") or {}
+        for player in players:
+            board = player["board"]
+            unsold = sum(game.sale_price(row) or 0 for row in board["rows"])
+            tally.append({"name": player["name"], "coins": board["coins"], "unsold": unsold,
+                          "face_down": board["face_down"], "total": scores.get(player["id"], 0)})
+        tally.sort(key=lambda row: -row["total"])
+    pool_size = game.rules.pool_size
+    placing = None
+    if in_hand is not None and to_move is not None:
+        mover = next(p for p in players if p["id"] == to_move)["board"]
+        letters = "".join(sorted(mover["pool"] + in_hand["letters"]))
+        placing = {"letters": in_hand["letters"], "rows": mover["rows"],
+                   "pool": letters[:pool_size], "face_down": letters[pool_size:]}
+    return {
+        "game_id": game_id, "state": state, "players": players, "line": line,
+        "in_hand": in_hand, "to_move": to_move, "over": over, "placing": placing,
+        "tally": tally, "winner": state.get("winner"), "pool_size": pool_size,
+        "row_length": game.rules.row_length,
+        "last": _last(state, describe_firstdraft),
+        "recent": recent(state, describe_firstdraft),
+    }
+
+
+def player_rows(state: dict[str, Any], boards: dict[str, Any]) -> list[dict[str, Any]]:
+    """The state's player list joined with the referee's boards (keyed by name)."""
+    return [{"id": player["id"], "name": player["name"], "board": boards[player["id"]],
+             "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+             "to_move": state.get("to_move") == player["id"]}
+            for index, player in enumerate(state["players"])]
+
+
+
+
+SCREENS: dict[str, Callable[[Services, str], dict[str, Any]]] = {
+    "colonization": colonization_context,
+    "firstdraft": firstdraft_context,
+}
+"""The rulesets with a screen of their own (``/table/<id>``, template ``<ruleset>.html``), and
+what builds its context; the others are played on the referee board."""
