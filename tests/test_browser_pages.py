@@ -210,11 +210,12 @@ def answer_by_tapping(page, question: str, cell: str, letter: str, played: str,
 def camera_reads(service, game_id: str, tiles: dict, maybe_tiles: tuple[str, ...] = ()) -> None:
     """The live camera reads ``tiles`` (a ``{Cell: Tile}`` board) steadily, frames enough to
     be judged, unsure whether the ``maybe_tiles`` squares it reads as empty hold a tile."""
-    from referee.boardtext import format_board_text
+    from vision.reading import BoardReading, CellReading
 
-    reading = {"board": format_board_text(tiles, spaced=True), "cells": [], "corners": [],
-               "warnings": [f"unsure whether {cell} holds a tile (read as empty)"
-                            for cell in maybe_tiles]}
+    reading = BoardReading(
+        tuple(CellReading(cell.name, tile.letter, tile.rotation or 0, blank=tile.blank)
+              for cell, tile in tiles.items()), (),
+        tuple(f"unsure whether {cell} holds a tile (read as empty)" for cell in maybe_tiles))
     table = service.live_table(game_id)
     for _ in range(2):
         service.judge_reading(game_id, table, reading)

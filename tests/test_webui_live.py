@@ -2,7 +2,7 @@
 
 The reader itself is tested by the vision suite; here the frames go through the real service.
 Where the exact letters matter (judging, removal, corrections) the readings are the renderer's
-truth in ``tileref read --json`` shape, fed to the same ``judge_reading`` the frame route uses.
+truth as the reader's ``BoardReading``, fed to the same ``judge_reading`` the frame route uses.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 
 from referee.boardtext import Tile, format_board_text
 from referee.cells import Cell
+from vision.reading import BoardReading, CellReading
 from vision.render import RenderOptions, render_board_photo
 from vision.steady import SteadyConfig, SteadyTracker, ViewState
 from webui import live
@@ -27,13 +28,19 @@ def tiles_of(spec: dict[str, str]) -> dict[Cell, Tile]:
     return {Cell.parse(cell): Tile.parse(token) for cell, token in spec.items()}
 
 
-def reading(spec: dict[str, str]) -> dict:
-    """A reading as ``tileref read --json`` gives it, from cell -> token."""
-    tiles = tiles_of(spec)
-    return {"board": format_board_text(tiles, spaced=True),
-            "cells": [{"cell": c.name, "letter": t.letter, "rotation": t.rotation or 0,
-                       "confidence": 1.0} for c, t in tiles.items()],
-            "corners": [[0, 0], [1, 0], [1, 1], [0, 1]], "warnings": []}
+def reading(spec: dict[str, str], warnings: tuple[str, ...] = (),
+            confidence: dict[str, float] | None = None) -> BoardReading:
+    """A reading as the reader gives it, from cell -> token (a blank reads as ``?``), its
+    ``warnings`` and each tile's ``confidence`` (1.0 unless given)."""
+    cells = tuple(CellReading(c.name, t.letter, t.rotation or 0,
+                              (confidence or {}).get(c.name, 1.0), t.blank)
+                  for c, t in tiles_of(spec).items())
+    return BoardReading(cells, ((0, 0), (1, 0), (1, 1), (0, 1)), tuple(warnings))
+
+
+def judge(table_service, game_id: str, table, seen: BoardReading) -> dict:
+    """A steady reading through the frame route's ``judge_reading``: the answer as JSON."""
+    return table_service.judge_reading(game_id, table, seen).to_json()
 
 
 CAT_S = {"G15": "C^", "H15": "A^", "I15": "T^"}
@@ -114,7 +121,7 @@ def tap(client, game_id: str, auth: dict, cell: str, tile: str) -> dict:
 
 
 def play_readings(service, game_id, table, spec, times=2):
-    answers = [service.judge_reading(game_id, table, reading(spec)) for _ in range(times)]
+    answers = [judge(service, game_id, table, reading(spec)) for _ in range(times)]
     return answers
 
 
@@ -133,6 +140,21 @@ def test_fused_reading_is_judged_once_as_the_movers_play(app, make_game):
     state = service.state(game_id)
     assert [h["source"] for h in state["history"]] == ["camera"]
     assert state["to_move"] == "N"
+
+
+def test_a_camera_play_is_judged_once(app, make_game, monkeypatch):
+    """The fused board becomes one snapshot, judged once: no preview judged again to record."""
+    from referee.archipelago import ArchipelagoGame
+
+    judged = []
+    judge = ArchipelagoGame.judge
+    monkeypatch.setattr(ArchipelagoGame, "judge",
+                        lambda game, move: judged.append(move) or judge(game, move))
+    game_id, _ = make_game()
+    service = app.extensions["tileref"].table
+    answers = play_readings(service, game_id, service.live_table(game_id), CAT_S)
+    assert answers[-1]["verdict"]["legal"] is True
+    assert [type(move).__name__ for move in judged] == ["Snapshot"]
 
 
 def test_tiles_to_lift_are_awaited_then_seen_gone(app, make_game):
@@ -401,15 +423,11 @@ def test_camera_side_chosen_at_set_up_is_used_to_judge(app, client):
 
 
 def doubting(spec: dict[str, str], *, maybe_tiles: tuple[str, ...] = (),
-             confidence: dict[str, float] | None = None) -> dict:
+             confidence: dict[str, float] | None = None) -> BoardReading:
     """A reading of ``spec`` that doubts itself as the reader does: warnings on empty cells that
     may hold a tile, and letters read less surely."""
-    data = reading(spec)
-    data["warnings"] = [f"unsure whether {cell} holds a tile (read as empty)"
-                        for cell in maybe_tiles]
-    for cell in data["cells"]:
-        cell["confidence"] = (confidence or {}).get(cell["cell"], 1.0)
-    return data
+    return reading(spec, tuple(f"unsure whether {cell} holds a tile (read as empty)"
+                               for cell in maybe_tiles), confidence)
 
 
 def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, client, make_game):
@@ -420,12 +438,12 @@ def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, cli
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = doubting(CAT_S, maybe_tiles=("J15", "B3"))
-    answer = [service.judge_reading(game_id, table, seen) for _ in range(2)][-1]
+    answer = [judge(service, game_id, table, seen) for _ in range(2)][-1]
     assert answer["verdict"]["legal"] and answer["verdict"]["words"][0]["word"] == "CAT"
     question = ("is there a tile on J15, next to CAT? A blank can look like its square: "
                 "tap J15 to add it")
     assert answer["detail"] == question
-    later = service.judge_reading(game_id, table, seen)
+    later = judge(service, game_id, table, seen)
     assert later["waiting_for"] == "a play" and later["detail"] == question
     panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
     assert "is there a tile on J15, next to CAT?" in panel
@@ -437,7 +455,7 @@ def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, cli
     assert [v["player"] for v in state["moves"] if v["legal"]] == ["S"] and state["to_move"] == "N"
     # The camera still sees no tile there: the game keeps its blank, and asks no more (the
     # frames read before the tap no longer outvote it).
-    again = [service.judge_reading(game_id, table, seen) for _ in range(3)]
+    again = [judge(service, game_id, table, seen) for _ in range(3)]
     assert [answer["verdict"] for answer in again] == [None, None, None]
     assert again[-1]["waiting_for"] == "a play" and again[-1]["detail"] == ""
 
@@ -474,7 +492,7 @@ def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, mak
     blank_cell = next(iter(blank_there)).name
     without_blank = {cell: token for cell, token in seen_by_camera.items() if cell != blank_cell}
 
-    answers = [service.judge_reading(game_id, table, doubting(without_blank,
+    answers = [judge(service, game_id, table, doubting(without_blank,
                                                               maybe_tiles=(blank_cell,)))
                for _ in range(2)]
     assert [a["kept"] for a in answers] == [[blank_cell], [blank_cell]]
@@ -482,14 +500,14 @@ def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, mak
     assert service.state(game_id)["history"] == []
 
     table.fusion.clear()
-    sure = [service.judge_reading(game_id, table, doubting(without_blank)) for _ in range(2)]
+    sure = [judge(service, game_id, table, doubting(without_blank)) for _ in range(2)]
     assert [a["kept"] for a in sure] == [[blank_cell], [blank_cell]]
     assert sure[-1]["verdict"] is None and service.state(game_id)["history"] == []
 
     c_cell = next(iter(live.to_camera_frame(tiles_of({"G15": "C^"}), "W"))).name
     without_c = {cell: token for cell, token in seen_by_camera.items() if cell != c_cell}
     table.fusion.clear()
-    sure = [service.judge_reading(game_id, table, doubting(without_c)) for _ in range(2)]
+    sure = [judge(service, game_id, table, doubting(without_c)) for _ in range(2)]
     verdict = sure[-1]["verdict"]
     assert sure[-1]["kept"] == [] and verdict["legal"] is False
     assert verdict["reason"] == "board-mismatch"
@@ -503,18 +521,18 @@ def test_a_letter_misread_unsurely_is_the_known_tile_and_a_sure_one_is_a_change(
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     misread = {**position, "G15": "O^"}          # a dim Q's tail lost
-    unsure = [service.judge_reading(game_id, table, doubting(misread, confidence={"G15": 0.5}))
+    unsure = [judge(service, game_id, table, doubting(misread, confidence={"G15": 0.5}))
               for _ in range(2)]
     assert unsure[-1]["kept"] == ["G15"] and unsure[-1]["verdict"] is None
     assert unsure[-1]["waiting_for"] == "a play"
     table.fusion.clear()
-    sure = [service.judge_reading(game_id, table, doubting(misread, confidence={"G15": 0.97}))
+    sure = [judge(service, game_id, table, doubting(misread, confidence={"G15": 0.97}))
             for _ in range(2)]
     assert sure[-1]["verdict"]["reason"] == "board-mismatch"
     # North's new word is still judged as North's, with the known tiles settled around it.
     table.fusion.clear()
     played = {**misread, "I1": "Nv", "H1": "Ov"}         # NO on North's home row
-    answer = [service.judge_reading(game_id, table, doubting(played, confidence={"G15": 0.5}))
+    answer = [judge(service, game_id, table, doubting(played, confidence={"G15": 0.5}))
               for _ in range(2)][-1]
     assert answer["kept"] == ["G15"]
     assert answer["verdict"]["legal"] is True and answer["verdict"]["player"] == "N"
@@ -604,9 +622,8 @@ def test_a_tile_half_off_its_square_is_told_while_waiting_in_the_south_view(app,
     seen = {cell.name: tile.token for cell, tile in live.to_camera_frame(south, "W").items()}
     t_cell = next(iter(live.to_camera_frame(tiles_of({"I15": "T^"}), "W"))).name
     off = f"tile off its square on {t_cell} (half on the next one: read as {t_cell}'s)"
-    data = reading(seen)
-    data["warnings"] = [off]
-    answer = [service.judge_reading(game_id, table, data) for _ in range(2)][-1]
+    data = reading(seen, (off,))
+    answer = [judge(service, game_id, table, data) for _ in range(2)][-1]
     assert answer["waiting_for"] == "a play" and answer["verdict"] is None
     assert answer["detail"] == "a tile lies half off its square on I15: push it onto its square"
     assert t_cell != "I15"  # the camera's own name for it is not the players'

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.boardtext import BoardTextError, Tile, format_board_text, parse_board_text
+from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import SEAT_ORDER, Cell, Seat
+from referee.game import Verdict
 from webui import photos
 from webui.errors import ServiceError, Unreadable, one_line
 from webui.photos import Photos, tile_set_option
@@ -25,6 +27,23 @@ log = logging.getLogger(__name__)
 
 KEEP_UPLOADS = 50
 """Dispute photos kept in the instance folder."""
+
+
+@dataclass(frozen=True)
+class DisputeReading:
+    """A dispute photo as read (a ``vision.reading.BoardReading``), with the overlay drawn on
+    it as a ``data:`` URL and the photo's size in pixels, when asked for."""
+
+    reading: Any
+    overlay_png: str | None = None
+    size: tuple[int, int] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``POST /api/read?overlay=1``'s answer (docs/formats.md)."""
+        data: dict[str, Any] = {"reading": self.reading.to_json()}
+        if self.size is not None:
+            data.update(overlay_png=self.overlay_png, size=list(self.size))
+        return data
 
 
 class Disputes:
@@ -60,32 +79,31 @@ class Disputes:
     # -- reading ----------------------------------------------------------------------------
 
     def read_photo(self, data: bytes, corners: list[list[float]] | None = None,
-                   overlay: bool = False, tiles: str = "english") -> dict[str, Any]:
+                   overlay: bool = False, tiles: str = "english") -> DisputeReading:
         """POST /api/read: one photo, no game → the reading (and optionally the overlay PNG)."""
         return self.read_image(self.photos.photo(data), corners, overlay, tiles)
 
     def read_image(self, image: Any, corners: list[list[float]] | None = None,
-                   overlay: bool = False, tiles: str = "english") -> dict[str, Any]:
+                   overlay: bool = False, tiles: str = "english") -> DisputeReading:
+        """A decoded photo read with the surer settings of a photo read on request; no board
+        found is a 422 that says where the grid was, if it was found."""
         from vision.errors import VisionError
 
         try:
             reading = photos.read_board(image, corners, tile_set_option(tiles), single=True)
         except VisionError as error:
             raise Unreadable(one_line(error), getattr(error, "corners", None)) from None
-        result = {"reading": reading.to_json()}
-        if overlay:
-            result["overlay_png"] = photos.overlay_png(image, reading)
-            result["size"] = [int(image.shape[1]), int(image.shape[0])]
-        return result
+        if not overlay:
+            return DisputeReading(reading)
+        return DisputeReading(reading, photos.overlay_png(image, reading),
+                              (int(image.shape[1]), int(image.shape[0])))
 
     # -- judging ----------------------------------------------------------------------------
 
-    def judge_position(self, body: object) -> dict[str, Any]:
-        """POST /api/judge: a board and one move → the verdict; stores nothing (disputes)."""
-        return self.judge_position_and_board(body)[0]
-
-    def judge_position_and_board(self, body: object) -> tuple[dict[str, Any], str]:
-        """The verdict and the board text after it (the dispute page draws the play)."""
+    def judge(self, body: object) -> tuple[Verdict, dict[Cell, Tile]]:
+        """POST /api/judge: a board and one move (``{"ruleset", "board", "move", "players"?,
+        "options"?}``) → the verdict, and the board after it (the dispute page draws the play).
+        Stores nothing."""
         if not isinstance(body, dict):
             raise ServiceError("the body must be a JSON object with 'board' and 'move'")
         ruleset = body.get("ruleset", "archipelago")
@@ -117,8 +135,7 @@ class Disputes:
                 raise ServiceError(f"{mover!r} is not a player of this {ruleset} play: name "
                                    f"{_player_hint(ruleset)}") from None
             raise ServiceError(one_line(error)) from None
-        verdict = game.judge(parsed).to_json()
-        return verdict, format_board_text(game.board.tiles)
+        return game.judge(parsed), dict(game.board.tiles)
 
 
 def _player_hint(ruleset: str) -> str:

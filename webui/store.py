@@ -22,8 +22,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from referee.cells import Seat
+from referee.boardtext import Tile, format_board_text
+from referee.cells import Cell, Seat
 from referee.errors import IllegalPlayError
+from referee.game import Verdict
 from webui import db, events
 from webui.errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized, one_line
 from webui.events import GameSession, ReplayError
@@ -32,6 +34,7 @@ from webui.wordlists import WordLists
 GAME_ID = re.compile(r"^[0-9a-f]{1,32}$")
 PROFILE_NAME = re.compile(r"^[\w.-]+$")
 
+Board = dict[Cell, Tile]
 Listener = Callable[[str, str, dict[str, Any]], None]
 """Told of each event recorded: the game's id, the event's kind and its payload."""
 
@@ -221,60 +224,87 @@ class GameStore:
         are woken (the table forgets what its camera saw when a player acts)."""
         self._listeners.append(listener)
 
-    def record(self, game_id: str, kind: str, payload: dict[str, Any]) -> Any:
-        """Append one event (committed before returning), apply it, wake the screens."""
+    def record(self, game_id: str, kind: str, payload: dict[str, Any]) -> None:
+        """Append one event that is no move (committed before returning), apply it, wake the
+        screens."""
         with self.lock(game_id):
             session = self.session(game_id)
-            try:
-                with self._db_lock:
-                    event = db.append_event(self._connection, game_id, session.seq + 1, kind,
-                                            payload)
-            except sqlite3.IntegrityError:
-                self._sessions.pop(game_id, None)
-                raise Conflict("the game changed meanwhile; try again") from None
-            try:
-                result = session.apply(event)
-            except (ReplayError, ValueError):
-                self._sessions.pop(game_id, None)
-                raise
-            for listener in self._listeners:
-                listener(game_id, kind, payload)
-        self.changes.notify(game_id)
-        return result
+            self._append(game_id, session, kind, payload, session.apply)
 
-    def play(self, game_id: str, body: object, source: str = "api",
-             reading: str | None = None) -> dict[str, Any]:
-        """POST /api/games/<id>/moves: one move → its verdict (illegal moves are verdicts too)."""
+    def play(self, game_id: str, body: object, source: str = "api") -> Verdict:
+        """POST /api/games/<id>/moves: one move as JSON → its verdict (illegal moves are
+        verdicts too); a move that is no move of this game, or names no player, is refused."""
         with self.lock(game_id):
-            session = self.session(game_id)
+            game = self.session(game_id).game
             try:
                 # Each ruleset parses its own move kinds (a transform, a sale).
-                move = type(session.game).move_from_json(body)
+                move = type(game).move_from_json(body)
             except IllegalPlayError as error:
                 raise ServiceError(error.message) from None
             # Whoever is to move may move, even colonization's English, who is not a player.
-            to_move = session.game.to_move
+            to_move = game.to_move
             if to_move is None or to_move.id != move.player:
                 try:
-                    session.game.player(move.player)
+                    game.player(move.player)
                 except ValueError as error:
                     raise ServiceError(one_line(error)) from None
+            return self.record_move(game_id, move, source)
+
+    def record_move(self, game_id: str, move: Any, source: str,
+                    reading: Board | None = None) -> Verdict:
+        """Judge ``move`` once, record it with its verdict (committed before returning), wake
+        the screens; ``reading`` is the board the camera read, when the move came from it.
+
+        The move is written to the log as JSON and read back once, as a replay will read it:
+        a move that reads back as another (a letter whose capital is two, once) would leave
+        the game unable to rebuild, so it is refused before anything is judged.
+        """
+        with self.lock(game_id):
+            session = self.session(game_id)
+            game_type = type(session.game)
             stored = move.to_json()
             try:
-                again = type(session.game).move_from_json(stored)
+                again = game_type.move_from_json(stored)
             except IllegalPlayError:
                 again = None
             if again != move:
-                # The log replays the move as stored: one that reads back as another move (a
-                # letter whose capital is two, once) would leave the game unable to rebuild.
                 raise ServiceError("this move cannot be recorded as sent: check its letters")
-            payload: dict[str, Any] = {"move": stored, "source": source}
-            # Judge (and take back) first, so the acknowledged verdict is stored with the move;
-            # replaying the event then applies it.
-            payload["verdict"] = _preview(session, move)
+            verdict = session.game.judge(move)
+            verdict_json = verdict.to_json()
+            payload: dict[str, Any] = {"move": stored, "source": source, "verdict": verdict_json}
             if reading is not None:
-                payload["reading"] = reading
-            return self.record(game_id, events.MOVE, payload)
+                payload["reading"] = format_board_text(reading)
+            self._append(game_id, session, events.MOVE, payload,
+                         lambda event: session.apply_judged(event, verdict_json, reading),
+                         judged=True)
+            return verdict
+
+    def _append(self, game_id: str, session: GameSession, kind: str, payload: dict[str, Any],
+                apply: Callable[[db.Event], None], judged: bool = False) -> None:
+        """Append the event, apply it to the session, tell the listeners, wake the screens.
+
+        ``judged``: the session's game has already judged the move, so if the event cannot be
+        appended the session no longer matches the log and is dropped (the log rebuilds it).
+        """
+        try:
+            with self._db_lock:
+                event = db.append_event(self._connection, game_id, session.seq + 1, kind,
+                                        payload)
+        except sqlite3.IntegrityError:
+            self._sessions.pop(game_id, None)
+            raise Conflict("the game changed meanwhile; try again") from None
+        except BaseException:
+            if judged:
+                self._sessions.pop(game_id, None)
+            raise
+        try:
+            apply(event)
+        except BaseException:
+            self._sessions.pop(game_id, None)
+            raise
+        for listener in self._listeners:
+            listener(game_id, kind, payload)
+        self.changes.notify(game_id)
 
     def undo(self, game_id: str, source: str = "player") -> None:
         """Take back the last legal move (409 when there is none)."""
@@ -292,9 +322,3 @@ class GameStore:
             self.record(game_id, events.REMOVED,
                         {"cells": list(session.pending_remove), "source": source})
 
-
-def _preview(session: GameSession, move: Any) -> dict[str, Any]:
-    verdict = session.game.judge(move)
-    if verdict.legal:
-        session.game.pop()
-    return verdict.to_json()

@@ -16,12 +16,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from referee.boardtext import Tile, format_board_text, parse_board_text
+from referee.boardtext import Tile
 from referee.cells import Cell
 from referee.errors import IllegalPlayError
+from referee.game import Verdict
 from referee.moves import Snapshot
 from vision.known import Doubts, settle
 from webui import events, live
@@ -31,6 +33,33 @@ from webui.photos import Photos, parse_corners, read_board
 from webui.store import GameStore, player_id
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FrameAnswer:
+    """What a camera frame came to: what the table waits for and why, the reading (a
+    ``vision.reading.BoardReading``, None when the frame was not read), the verdict on the play
+    it showed (None until one is judged), and the cells where the game's own tile overruled a
+    doubtful reading (named in the camera's view). JSON only at the edge: :meth:`to_json`."""
+
+    waiting_for: str
+    detail: str = ""
+    reading: Any = None
+    verdict: Verdict | None = None
+    kept: tuple[Cell, ...] = ()
+    skipped: bool = False
+    """The frame came while the one before it was still being read, and was dropped."""
+
+    def to_json(self) -> dict[str, Any]:
+        """FORMATS.md's frames answer, with docs/formats.md's ``detail``, ``kept``, ``skipped``."""
+        data: dict[str, Any] = {
+            "reading": self.reading.to_json() if self.reading is not None else None,
+            "verdict": self.verdict.to_json() if self.verdict is not None else None,
+            "waiting_for": self.waiting_for, "detail": self.detail,
+            "kept": [cell.name for cell in self.kept]}
+        if self.skipped:
+            data["skipped"] = True
+        return data
 
 
 class Table:
@@ -142,7 +171,7 @@ class Table:
             table.fusion.clear()
             table.last_judged = None
 
-    def correct(self, game_id: str, body: object, source: str = "player") -> dict[str, Any] | None:
+    def correct(self, game_id: str, body: object, source: str = "player") -> Verdict | None:
         """Fix one cell of the last reading (letter, rotation, blank, or empty) and re-judge.
 
         If the last move was judged from that reading, it is taken back first, so the corrected
@@ -182,7 +211,7 @@ class Table:
                 "cell": cell.name, "tile": token, "source": source, "seen": seen_token})
             return self._rejudge_reading(game_id, source)
 
-    def _rejudge_reading(self, game_id: str, source: str) -> dict[str, Any] | None:
+    def _rejudge_reading(self, game_id: str, source: str) -> Verdict | None:
         session = self.store.session(game_id)
         reading = dict(session.last_reading or {})
         last_legal = session.last_legal_index()
@@ -197,12 +226,11 @@ class Table:
         if mover is None:
             return None
         snapshot = Snapshot(player_id(mover), live.keep_designated_blanks(reading, board))
-        return self.store.play(game_id, snapshot.to_json(), source=source,
-                               reading=format_board_text(reading))
+        return self.store.record_move(game_id, snapshot, source, reading=reading)
 
     # -- the camera ------------------------------------------------------------------------
 
-    def frame(self, game_id: str, data: bytes) -> dict[str, Any]:
+    def frame(self, game_id: str, data: bytes) -> FrameAnswer:
         """POST /api/games/<id>/frames: one camera frame → reading, verdict, what we wait for."""
         from vision.errors import VisionError
 
@@ -216,8 +244,8 @@ class Table:
         if not table.lock.acquire(blocking=False):
             # The previous frame of this game is still being read: drop this one (the camera
             # sends another shortly), rather than queueing work on two shared cores.
-            return {"reading": None, "verdict": None, "waiting_for": table.status.waiting_for,
-                    "detail": "busy reading the previous frame", "skipped": True, "kept": []}
+            return FrameAnswer(table.status.waiting_for, "busy reading the previous frame",
+                               skipped=True)
         try:
             table.last_frame_jpeg = data if data[:3] == b"\xff\xd8\xff" else None
             table.last_frame_size = (int(image.shape[1]), int(image.shape[0]))
@@ -238,8 +266,7 @@ class Table:
                 table.fusion.clear()
                 return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
                                           "the board reader failed on this frame")
-            reading_json = reading.to_json()
-            return self.judge_reading(game_id, table, reading_json)
+            return self.judge_reading(game_id, table, reading)
         finally:
             table.lock.release()
 
@@ -257,32 +284,26 @@ class Table:
         except ValueError:  # a broken profile: find the board in the frame instead
             return None
 
-    def judge_reading(self, game_id: str, table: live.LiveTable,
-                      reading_json: dict[str, Any]) -> dict[str, Any]:
-        """What a steady reading means for the game: settle its doubts with the game's board
-        (:func:`vision.known.settle`), fuse, then wait, confirm or judge.
+    def judge_reading(self, game_id: str, table: live.LiveTable, reading: Any) -> FrameAnswer:
+        """What a steady reading (``vision.reading.BoardReading``) means for the game: settle
+        its doubts with the game's board (:func:`vision.known.settle`), fuse, then wait,
+        confirm or judge.
 
         The part of frame handling after the reader (the tests drive it with truth readings).
         """
         session = self.store.session(game_id)
-        try:
-            seen = parse_board_text(reading_json["board"])
-            doubts = Doubts.of_json(reading_json)
-        except (KeyError, TypeError, ValueError):
-            return self._frame_answer(game_id, table, reading_json, None, live.WAIT_BOARD,
-                                      "the reading could not be understood")
         # Where the camera doubts a square the game knows (a blank the colour of its square,
         # a dim Q), the game's tile stands; a sure reading still reports a tile gone or changed.
         known = {cell: tile for cell, tile in session.game.board.tiles.items()
                  if cell.name not in session.pending_remove}
-        seen, kept = settle(seen, live.to_camera_frame(known, session.camera_side), doubts)
-        answer = self._judge_seen(game_id, table, reading_json,
+        seen, kept = settle(reading.tiles(), live.to_camera_frame(known, session.camera_side),
+                            Doubts.of_reading(reading))
+        answer = self._judge_seen(game_id, table, reading,
                                   live.to_south_frame(seen, session.camera_side))
-        answer["kept"] = [cell.name for cell in kept]
-        return answer
+        return replace(answer, kept=tuple(kept))
 
-    def _judge_seen(self, game_id: str, table: live.LiveTable, reading_json: dict[str, Any],
-                    seen: live.Board) -> dict[str, Any]:
+    def _judge_seen(self, game_id: str, table: live.LiveTable, reading: Any,
+                    seen: live.Board) -> FrameAnswer:
         """The rest of :meth:`judge_reading`, on the settled board in the South view."""
         session = self.store.session(game_id)
         if session.ruleset == "scrabble":
@@ -298,52 +319,50 @@ class Table:
                     seen.pop(cell, None)
         fused = table.fusion.add(seen)
         if fused is None:
-            return self._frame_answer(game_id, table, reading_json, None, live.WAIT_STEADY,
+            return self._frame_answer(game_id, table, reading, None, live.WAIT_STEADY,
                                       "checking the reading against the next frames")
         with self.store.lock(game_id):
             session = self.store.session(game_id)
             game = session.game
             board = dict(game.board.tiles)
             if game.is_over:
-                return self._frame_answer(game_id, table, reading_json, None,
+                return self._frame_answer(game_id, table, reading, None,
                                           live.WAIT_GAME_OVER, "")
             if session.pending_remove:
                 still = [name for name in session.pending_remove if Cell.parse(name) in fused]
                 if still:
-                    return self._frame_answer(game_id, table, reading_json, None,
+                    return self._frame_answer(game_id, table, reading, None,
                                               live.WAIT_REMOVAL, "lift off " + ", ".join(still))
                 self.store.record(game_id, events.REMOVED,
                                   {"cells": list(session.pending_remove), "source": "camera"})
                 session = self.store.session(game_id)
             if live.same_board(fused, board):
                 table.last_judged = None
-                return self._frame_answer(game_id, table, reading_json, None, live.WAIT_PLAY, "")
+                return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY, "")
             if table.last_judged is not None and table.last_judged == fused:
-                return self._frame_answer(game_id, table, reading_json, None, live.WAIT_PLAY,
+                return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY,
                                           "the last reading was judged; fix it or play again")
             mover = game.to_move
             assert mover is not None
             snapshot = Snapshot(player_id(mover), live.keep_designated_blanks(fused, board))
             table.last_judged = fused
-            verdict = self.store.play(game_id, snapshot.to_json(), source="camera",
-                                      reading=format_board_text(fused))
+            verdict = self.store.record_move(game_id, snapshot, "camera", reading=fused)
             waiting = live.WAIT_REMOVAL if self.store.session(game_id).pending_remove \
                 else live.WAIT_PLAY
-            return self._frame_answer(game_id, table, reading_json, verdict, waiting, "")
+            return self._frame_answer(game_id, table, reading, verdict, waiting, "")
 
-    def _frame_answer(self, game_id: str, table: live.LiveTable, reading: Any, verdict: Any,
-                      waiting_for: str, detail: str) -> dict[str, Any]:
-        if not detail and reading:
+    def _frame_answer(self, game_id: str, table: live.LiveTable, reading: Any,
+                      verdict: Verdict | None, waiting_for: str, detail: str) -> FrameAnswer:
+        if not detail and reading is not None:
             # Nothing else to say: what the players can still put right is worth saying (a
             # camera too far from the board, a tile the last word may have that went unseen,
             # a tile half off its square).
             session = self.store.session(game_id)
-            detail = live.waiting_detail(reading.get("warnings", ()), session.camera_side,
+            detail = live.waiting_detail(reading.warnings, session.camera_side,
                                          _last_word(session.verdicts))
         if table.set_status(waiting_for, detail):
             self.store.changes.notify(game_id)
-        return {"reading": reading, "verdict": verdict, "waiting_for": waiting_for,
-                "detail": detail, "kept": []}
+        return FrameAnswer(waiting_for, detail, reading, verdict)
 
 
 def _board_play_refused(session: GameSession) -> str | None:

@@ -43,7 +43,7 @@ def game_state(game_id: str) -> Any:
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id: str) -> Any:
     authorise(game_id)
-    return jsonify(services().store.play(game_id, json_body(), source="api"))
+    return jsonify(services().store.play(game_id, json_body(), source="api").to_json())
 
 
 @bp.post("/games/<game_id>/undo")
@@ -66,7 +66,8 @@ def correct(game_id: str) -> Any:
     authorise(game_id)
     table = services().table
     verdict = table.correct(game_id, json_body())
-    return jsonify({"verdict": verdict, "state": table.state(game_id)})
+    return jsonify({"verdict": verdict.to_json() if verdict is not None else None,
+                    "state": table.state(game_id)})
 
 
 @bp.get("/games/<game_id>/gcg")
@@ -130,7 +131,7 @@ def english_turn(game_id: str) -> Any:
     move: dict[str, Any] = {"player": ENGLISH}
     if body.get("draws"):
         move["draws"] = body["draws"]
-    return jsonify(services().store.play(game_id, move))
+    return jsonify(services().store.play(game_id, move).to_json())
 
 
 @bp.post("/games/<game_id>/playerboard")

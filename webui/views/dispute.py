@@ -91,12 +91,12 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
                                "photo_url": _dispute_url(photo_id, tiles),
                                **board_context()}
     try:
-        result = services().disputes.read_image(image, corners, overlay=True, tiles=tiles)
+        read = services().disputes.read_image(image, corners, overlay=True, tiles=tiles)
     except ServiceError as error:
         context["error"] = str(error)
         found = getattr(error, "corners", None)
         if corners is None and found is not None:
-            context["corners"] = [[round(x, 1), round(y, 1)] for x, y in found]
+            context["corners"] = _rounded(found)
             context["found"] = True
         return context
     except Exception:  # a reader bug: the players still get the photo and the corner editor
@@ -104,8 +104,8 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
         context["error"] = "The board reader failed on this photo: drag the corners and read " \
                            "it again, or take another photo."
         return context
-    reading = result["reading"]
-    warnings = reading.get("warnings") or []
+    reading = read.reading
+    warnings = list(reading.warnings)
     # The squares a warning names are ringed on the board, so the players find them on the
     # table without matching names by hand.
     check = warned_cells(warnings)
@@ -116,12 +116,17 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
         {"label": TILE_SET_NAMES[name],
          "url": url_for("dispute.dispute_photo", photo_id=photo_id, tiles=name, **kept)}
         for name in other_tile_sets(warnings) if name in TILE_SET_NAMES]
-    context.update(reading=reading, overlay=result["overlay_png"], size=result["size"],
-                   warning_lines=said_once(warnings),
-                   corners=reading.get("corners"), check=check,
-                   cells=draw_board(reading["board"], "archipelago", {"tiles": tiles},
+    context.update(reading=reading, board_text=reading.board_text(), overlay=read.overlay_png,
+                   size=list(read.size or ()), warning_lines=said_once(warnings),
+                   corners=_rounded(reading.corners), check=check,
+                   cells=draw_board(reading.tiles(), "archipelago", {"tiles": tiles},
                                     {"check": check}))
     return context
+
+
+def _rounded(corners: Any) -> list[list[float]]:
+    """Corners as the corner editor gets them: image pixels to a tenth."""
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
 
 
 @bp.get("/dispute/<photo_id>")
@@ -148,11 +153,12 @@ def dispute_judge(photo_id: str) -> Any:
     player = form.get("player", "S").strip()
     move = {"player": player, "word": form.get("word", "").strip(),
             "at": form.get("at", "").strip(), "dir": form.get("dir", "across")}
-    board_text = form.get("board") or (context["reading"] or {}).get("board", "")
+    board_text = form.get("board") or context.get("board_text", "")
     try:
-        verdict, after = services().disputes.judge_position_and_board(
+        judged, after = services().disputes.judge(
             {"ruleset": ruleset, "board": board_text, "move": move,
              "options": {"tiles": context["tiles"]}})
+        verdict = judged.to_json()
         context["verdict"] = describe_verdict({"players": []}, verdict, move) | {"raw": verdict}
         # The board as judged (the players may have fixed misreads in the text), the play lit.
         words = verdict.get("words") or []
@@ -175,12 +181,11 @@ def read_photo() -> Any:
                        "'corners' must be JSON: four [x, y] points")
     overlay = request.args.get("overlay") == "1"
     tiles = request.form.get("tiles") or request.args.get("tiles") or "english"
-    result = services().disputes.read_photo(image_bytes(), corners, overlay=overlay, tiles=tiles)
-    if overlay:
-        return jsonify(result)
-    return jsonify(result["reading"])
+    read = services().disputes.read_photo(image_bytes(), corners, overlay=overlay, tiles=tiles)
+    return jsonify(read.to_json() if overlay else read.reading.to_json())
 
 
 @bp.post("/api/judge")
 def judge() -> Any:
-    return jsonify(services().disputes.judge_position(json_body()))
+    verdict, _ = services().disputes.judge(json_body())
+    return jsonify(verdict.to_json())

@@ -32,7 +32,7 @@ def live_page(game_id: str) -> Any:
 @bp.post("/api/games/<game_id>/frames")
 def post_frame(game_id: str) -> Any:
     authorise(game_id)
-    return jsonify(services().table.frame(game_id, image_bytes()))
+    return jsonify(services().table.frame(game_id, image_bytes()).to_json())
 
 
 @bp.get("/api/games/<game_id>/frame.jpg")
