@@ -157,6 +157,24 @@ def test_a_camera_play_is_judged_once(app, make_game, monkeypatch):
     assert [type(move).__name__ for move in judged] == ["Snapshot"]
 
 
+def test_the_frames_answer_words_its_verdict_as_the_referee_board_does(app, client, make_game,
+                                                                     frames, monkeypatch):
+    """The live page shows the server's words for a verdict (``said``), the panel's own."""
+    import webui.table
+
+    game_id, auth = make_game()
+    table = app.extensions["tileref"].table.live_table(game_id)
+    monkeypatch.setattr(table, "check_view", lambda image: type("Steady", (), {"steady": True})())
+    monkeypatch.setattr(webui.table, "read_board", lambda *args, **kwargs: reading(CAT_S))
+    answers = [client.post(f"/api/games/{game_id}/frames", data=jpeg(frames["board"]),
+                           headers=auth, content_type="image/jpeg").get_json() for _ in range(2)]
+    assert answers[0]["verdict"] is None and answers[0]["said"] is None
+    said = answers[1]["said"]
+    score = answers[1]["verdict"]["score"]
+    assert said["legal"] is True and said["headline"] == f"Ann (South) played CAT for {score}."
+    assert said["headline"] in client.get(f"/games/{game_id}/panel").get_data(as_text=True)
+
+
 def test_tiles_to_lift_are_awaited_then_seen_gone(app, make_game):
     position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
     game_id, _ = make_game(dict(TWO_PLAYERS, position={

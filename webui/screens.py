@@ -14,15 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import COLUMNS, SIZE, Cell, Seat
+from referee.colonization import ENGLISH
 from referee.tiles import load_tile_set
 from vision.reading import warned_cells
-from webui.wording import (
-    ENGLISH,
-    describe_colonization,
-    describe_firstdraft,
-    describe_verdict,
-    player_label,
-)
+from webui.wording import describe, labels, recent
 
 if TYPE_CHECKING:
     from webui.services import Services
@@ -39,6 +34,9 @@ class ScreenConfig:
     """What the screens show; every number in one place."""
 
     recent_moves: int = 10
+    """Moves listed on Colonization's and First Draft's screens..."""
+    board_recent_moves: int = 8
+    """...and on the referee board."""
 
 
 CONFIG = ScreenConfig()
@@ -180,10 +178,11 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         for captured in verdict.get("captured_words") or []:
             for letter, cell in zip(captured["word"], captured["cells"], strict=False):
                 ghosts[cell] = letter.upper()
+    names = labels(game_session.game.players)
     players = []
     for player in state["players"]:
         pid = player["id"]
-        row = {"id": pid, "label": player_label(state, pid), "seat": player.get("seat"),
+        row = {"id": pid, "label": names.get(pid, pid), "seat": player.get("seat"),
                "to_move": state.get("to_move") == pid,
                "eliminated": pid in (state.get("eliminated") or [])}
         if "strength" in state:
@@ -193,11 +192,7 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
             row["figure"] = state["scores"].get(pid, state["scores"].get(player["name"], 0))
             row["words"] = []
         players.append(row)
-    recent = []
-    for entry, verdict in list(zip(state["history"], state["moves"], strict=False))[-8:]:
-        recent.append(describe_verdict(state, verdict, entry["move"]) | {
-            "source": entry["source"]})
-    described = describe_verdict(state, last, last_move) if last else None
+    described = describe(last, last_move, names) if last else None
     if described is not None and seen is not None:
         offered = set((last or {}).get("blank_offers") or {})
         unnamed = [cell for cell in seen.blanks if cell not in offered]
@@ -213,26 +208,25 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
                             state["ruleset"], options, marks, ghosts),
         "last": described,
         "players": players,
-        "recent": list(reversed(recent)),
+        "recent": recent(state["history"], state["moves"], names, CONFIG.board_recent_moves),
         "figure_name": "strength" if "strength" in state else "score",
-        "to_move_label": player_label(state, state.get("to_move")) if state.get("to_move")
+        "to_move_label": names.get(state["to_move"], state["to_move"]) if state.get("to_move")
         else None,
-        "winner_label": player_label(state, state.get("winner")) if state.get("winner") else None,
+        "winner_label": names.get(state["winner"], state["winner"]) if state.get("winner")
+        else None,
         **board_context(),
     }
 
 
 
-def recent(state: dict[str, Any], describe: Any) -> list[dict[str, Any]]:
-    pairs = list(zip(state["history"], state["moves"], strict=False))[-CONFIG.recent_moves:]
-    return [describe(verdict, entry["move"]) | {"source": entry["source"]}
-            for entry, verdict in reversed(pairs)]
-
-
-def _last(state: dict[str, Any], describe: Any) -> dict[str, Any] | None:
+def _last(state: dict[str, Any]) -> dict[str, Any] | None:
     if not state["moves"]:
         return None
     return describe(state["moves"][-1], state["history"][-1]["move"])
+
+
+def _recent(state: dict[str, Any]) -> list[dict[str, Any]]:
+    return recent(state["history"], state["moves"], None, CONFIG.recent_moves)
 
 
 # -- colonization ----------------------------------------------------------------------------
@@ -324,9 +318,9 @@ def colonization_context(services: Services, game_id: str) -> dict[str, Any]:
         "game_id": game_id, "state": state, "cells": cells, "players": players,
         "english": english, "phase": phase, "to_move": to_move, "targets": targets,
         "order": state.get("order") or [], "colours": colours,
-        "last": _last(state, describe_colonization), "last_play": last_play,
+        "last": _last(state), "last_play": last_play,
         "agree_by": (last_play or {}).get("player") or (state["players"][0]["id"]),
-        "recent": recent(state, describe_colonization), "ranking": ranking,
+        "recent": _recent(state), "ranking": ranking,
         "winner": state.get("winner"), "unnamed": [p for p in players if not p["language"]],
         "racks_to_count": phase == "over" and "adjustments" not in state,
         **geometry,
@@ -367,8 +361,8 @@ def firstdraft_context(services: Services, game_id: str) -> dict[str, Any]:
         "in_hand": in_hand, "to_move": to_move, "over": over, "placing": placing,
         "tally": tally, "winner": state.get("winner"), "pool_size": pool_size,
         "row_length": game.rules.row_length,
-        "last": _last(state, describe_firstdraft),
-        "recent": recent(state, describe_firstdraft),
+        "last": _last(state),
+        "recent": _recent(state),
     }
 
 

@@ -1,33 +1,31 @@
 """Verdicts in plain words: what the table reads after every move.
 
-The referee's verdicts are data (FORMATS.md); the screens show sentences, worded here: the
-referee board's panel and its move log, Colonization's and First Draft's own screens, the dispute
-page.
+The referee's verdicts are data (FORMATS.md); the table reads sentences, worded here once
+(:func:`describe`) for every screen: the referee board's panel and its move log, Colonization's
+and First Draft's own screens, the dispute page, and the live camera page, whose script gets the
+words in the frames answer (``said``) instead of wording the verdict itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from webui.live import tile_question
 
 SEAT_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
-ENGLISH = "English"
-"""Colonization's non-player, as the referee names it in moves, scores and the turn order."""
 
 
-def player_label(state: dict[str, Any], pid: str | None) -> str:
-    for player in state.get("players", []):
-        if player["id"] == pid:
-            if player.get("seat"):
-                return f"{player['name']} ({SEAT_NAMES.get(player['seat'], player['seat'])})"
-            return str(player["name"])
-    return str(pid)
-
+def labels(players: Iterable[Any]) -> dict[str, str]:
+    """How the table names each player (``referee.game.Player``), by the id verdicts use:
+    ``Ann (South)`` where players have seats, else the name."""
+    return {player.id: f"{player.name} ({SEAT_NAMES.get(player.seat.value, player.seat.value)})"
+            if player.seat is not None else player.name for player in players}
 
 
 def sentence(text: object) -> str:
-    """The referee's reason as one sentence: capital first letter, a full stop at the end."""
+    """The referee's messages are clauses ("there is a gap ..."); the table reads sentences: a
+    capital first letter, a full stop at the end, on one line."""
     line = " ".join(str(text or "").split())
     if not line:
         return ""
@@ -39,63 +37,80 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def describe_verdict(state: dict[str, Any], verdict: dict[str, Any],
-                     move: dict[str, Any] | None) -> dict[str, Any]:
-    """A verdict as sentences for the table: headline, details, and the tiles to lift."""
-    who = player_label(state, verdict.get("player"))
+def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
+             names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A verdict (FORMATS.md's JSON) as the sentences the table reads: ``{"legal",
+    "headline", "details", "reason", "remove"}``; ``move`` is the move judged (its JSON),
+    ``names`` how to name each player (:func:`labels`; an id not in it is named as it is).
+
+    One wording for every ruleset: what a verdict says is told by its fields (a word played,
+    a word captured, English's draw, a row sold), never by the game's ruleset.
+    """
+    def name(pid: object) -> str:
+        return (names or {}).get(str(pid), str(pid))
+
+    who = name(verdict.get("player") or "?")
     if not verdict.get("legal"):
-        details = [sentence(verdict.get("message") or verdict.get("reason") or "")]
-        for cell, letters in (verdict.get("blank_offers") or {}).items():
-            details.append(f"Tap {cell} to name the blank there"
-                           + (f" (it could be {letters})." if letters else "."))
-        gaps = verdict.get("gaps") or []
-        if gaps:
-            details.append(sentence(tile_question(", ".join(gaps))))
-        if verdict.get("unexpected"):
-            cells = ", ".join(change["cell"] for change in verdict["unexpected"][:8])
-            details.append(f"Misread? Tap a square to correct it: {cells}.")
-        return {"legal": False, "headline": f"Not legal: {who}'s play.",
-                "details": details, "reason": verdict.get("reason"), "remove": []}
+        return _refusal(verdict, who)
     move = move or {}
+    for effect in (_colonization_move, _first_draft_move):
+        said = effect(verdict, move, who)
+        if said is not None:
+            return said
     words = verdict.get("words") or []
     if not words:
         if "exchange" in move:
-            headline = f"{who} exchanged {move['exchange']} tile(s)."
-        else:
-            headline = f"{who} passed."
-        return {"legal": True, "headline": headline, "details": [], "reason": None, "remove": []}
+            return _legal(f"{who} exchanged {plural(int(move['exchange']), 'tile')}.", [])
+        return _legal(f"{who} passed.", [])
     main = words[0]
-    headline = f"{who} played {main['word'].upper()} for {verdict.get('score', 0)}."
     details = []
     if len(words) > 1:
         details.append("Also formed: " + ", ".join(w["word"].upper() for w in words[1:]) + ".")
     for captured in verdict.get("captured_words") or []:
-        owner = player_label(state, captured.get("owner"))
-        details.append(f"Captured {owner}'s {captured['word'].upper()}.")
+        details.append(f"Captured {name(captured.get('owner'))}'s {captured['word'].upper()}.")
     if verdict.get("captured_tiles"):
         details.append("Tiles taken over: " + ", ".join(verdict["captured_tiles"]) + ".")
     for out in verdict.get("eliminated") or []:
-        details.append(f"{player_label(state, out)} is eliminated.")
+        details.append(f"{name(out)} is eliminated.")
+    for english in verdict.get("english") or []:
+        if english.get("why") == "english-word":
+            details.append(f"{english['word'].upper()} is an English word: it goes to English"
+                           f" with its {english['points']} points.")
+        else:
+            details.append(f"{english['word'].upper()} takes {who} past 50: it goes to English"
+                           f" with its {english['points']} points.")
+    if verdict.get("english_joins"):
+        details.append(f"English joins the game, just before {who}.")
+    return _legal(f"{who} played {main['word'].upper()} for {verdict.get('score', 0)}.", details,
+                  list(verdict.get("remove") or []))
+
+
+def _legal(headline: str, details: list[str], remove: list[str] | None = None
+           ) -> dict[str, Any]:
     return {"legal": True, "headline": headline, "details": details, "reason": None,
-            "remove": list(verdict.get("remove") or [])}
+            "remove": remove or []}
 
 
-def illegal_lines(verdict: dict[str, Any]) -> dict[str, Any]:
-    who = verdict.get("player") or "?"
-    return {"legal": False, "headline": f"Not legal: {who}'s move.",
-            "details": [sentence(verdict.get("message") or verdict.get("reason"))],
-            "reason": verdict.get("reason")}
+def _refusal(verdict: Mapping[str, Any], who: str) -> dict[str, Any]:
+    """An illegal move: the referee's reason, and what the players can do about a reading
+    (name a blank, add a tile the camera missed, correct a misread square)."""
+    details = [sentence(verdict.get("message") or verdict.get("reason"))]
+    for cell, letters in (verdict.get("blank_offers") or {}).items():
+        details.append(f"Tap {cell} to name the blank there"
+                       + (f" (it could be {letters})." if letters else "."))
+    gaps = verdict.get("gaps") or []
+    if gaps:
+        details.append(sentence(tile_question(", ".join(gaps))))
+    if verdict.get("unexpected"):
+        cells = ", ".join(change["cell"] for change in verdict["unexpected"][:8])
+        details.append(f"Misread? Tap a square to correct it: {cells}.")
+    return {"legal": False, "headline": f"Not legal: {who}'s move.", "details": details,
+            "reason": verdict.get("reason"), "remove": []}
 
 
-def _legal(headline: str, details: list[str]) -> dict[str, Any]:
-    return {"legal": True, "headline": headline, "details": details, "reason": None}
-
-
-def describe_colonization(verdict: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
-    """A colonization verdict as the sentences the table reads."""
-    if not verdict.get("legal"):
-        return illegal_lines(verdict)
-    who = str(verdict.get("player"))
+def _colonization_move(verdict: Mapping[str, Any], move: Mapping[str, Any], who: str
+                       ) -> dict[str, Any] | None:
+    """A language named, an agreement, a transform, English's turn, the racks counted."""
     if "language" in verdict:
         return _legal(f"{who} speaks {verdict['language']}.", [])
     if "agree" in verdict:
@@ -117,35 +132,17 @@ def describe_colonization(verdict: dict[str, Any], move: dict[str, Any]) -> dict
         if verdict.get("english_joins"):
             details.append(f"English joins the game, just before {who}.")
         return _legal(duel, details)
-    if who == ENGLISH and "drawn" in verdict:
-        return _describe_english_turn(verdict)
+    if "drawn" in verdict:
+        return _english_turn(verdict)
     if "adjustments" in verdict:
         changes = ", ".join(f"{name} {change:+d}" for name, change in
                             (verdict.get("adjustments") or {}).items())
         return _legal("The racks left are counted.", [f"Scores change: {changes}."]
                       if changes else [])
-    words = verdict.get("words") or []
-    if not words:
-        if "exchange" in move:
-            return _legal(f"{who} exchanged {plural(int(move['exchange']), 'tile')}.", [])
-        return _legal(f"{who} passed.", [])
-    main = words[0]
-    details = []
-    if len(words) > 1:
-        details.append("Also formed: " + ", ".join(w["word"].upper() for w in words[1:]) + ".")
-    for english in verdict.get("english") or []:
-        if english.get("why") == "english-word":
-            details.append(f"{english['word'].upper()} is an English word: it goes to English"
-                           f" with its {english['points']} points.")
-        else:
-            details.append(f"{english['word'].upper()} takes {who} past 50: it goes to English"
-                           f" with its {english['points']} points.")
-    if verdict.get("english_joins"):
-        details.append(f"English joins the game, just before {who}.")
-    return _legal(f"{who} played {main['word'].upper()} for {verdict.get('score', 0)}.", details)
+    return None
 
 
-def _describe_english_turn(verdict: dict[str, Any]) -> dict[str, Any]:
+def _english_turn(verdict: Mapping[str, Any]) -> dict[str, Any]:
     draws = verdict.get("draws") or []
     entered = bool(draws) and all(draw.get("entered") for draw in draws)
     how = "drawn at the table" if entered else f"drawn by the referee, seed {verdict.get('seed')}"
@@ -166,11 +163,9 @@ def _describe_english_turn(verdict: dict[str, Any]) -> dict[str, Any]:
     return _legal(f"English drew {letter} ({how}).", details)
 
 
-def describe_firstdraft(verdict: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
-    """A First Draft verdict as the sentences the table reads."""
-    if not verdict.get("legal"):
-        return illegal_lines(verdict)
-    who = str(verdict.get("player"))
+def _first_draft_move(verdict: Mapping[str, Any], move: Mapping[str, Any], who: str
+                      ) -> dict[str, Any] | None:
+    """A row sold or turned face down, a coaster taken, letters placed."""
     if "sold" in verdict:
         sold = verdict["sold"]
         return _legal(f"{who} sold {sold['word']} (row {sold['row']}) for"
@@ -188,6 +183,8 @@ def describe_firstdraft(verdict: dict[str, Any], move: dict[str, Any]) -> dict[s
         if taken["coins_taken"]:
             details.append(f"Picked up {plural(taken['coins_taken'], 'coin')} from it.")
         return _legal(f"{who} took coaster {taken['position']} ({taken['letters']}).", details)
+    if "rows" not in verdict:
+        return None
     rows = " · ".join(row or "—" for row in verdict.get("rows") or [])
     now = f"rows {rows}, pool {verdict.get('pool') or '—'}"
     details = []
@@ -204,6 +201,13 @@ def describe_firstdraft(verdict: dict[str, Any], move: dict[str, Any]) -> dict[s
         return _legal(f"{who} moved pool letters into rows: {now}.", details)
     return _legal(f"{who} placed the letters: {now}.", details)
 
+
+def recent(history: Sequence[Mapping[str, Any]], verdicts: Sequence[Mapping[str, Any]],
+           names: Mapping[str, str] | None, count: int) -> list[dict[str, Any]]:
+    """The last ``count`` moves in words, the latest first, each with its ``source``."""
+    pairs = list(zip(history, verdicts, strict=False))[-count:]
+    return [describe(verdict, entry["move"], names) | {"source": entry["source"]}
+            for entry, verdict in reversed(pairs)]
 
 
 def sale_checks(game: Any, rows: list[str], recorded: list[str] | None) -> list[dict[str, Any]]:

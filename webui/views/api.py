@@ -14,11 +14,12 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.boardtext import is_tile_letter
+from referee.colonization import ENGLISH
 from webui import photos
 from webui.errors import ServiceError
 from webui.services import services
 from webui.views.common import authorise, image_bytes, json_body, uploaded
-from webui.wording import ENGLISH, sale_checks
+from webui.wording import sale_checks
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -30,7 +30,7 @@ from webui.photos import browser_jpeg, parse_corners, tile_set_option
 from webui.screens import board_context, draw_board
 from webui.services import services
 from webui.views.common import TILE_SET_NAMES, image_bytes, json_body
-from webui.wording import describe_verdict
+from webui.wording import describe
 
 bp = Blueprint("dispute", __name__)
 log = logging.getLogger(__name__)
@@ -159,7 +159,7 @@ def dispute_judge(photo_id: str) -> Any:
             {"ruleset": ruleset, "board": board_text, "move": move,
              "options": {"tiles": context["tiles"]}})
         verdict = judged.to_json()
-        context["verdict"] = describe_verdict({"players": []}, verdict, move) | {"raw": verdict}
+        context["verdict"] = describe(verdict, move) | {"raw": verdict}
         # The board as judged (the players may have fixed misreads in the text), the play lit.
         words = verdict.get("words") or []
         context["cells"] = draw_board(after, ruleset, {"tiles": context["tiles"]}, {

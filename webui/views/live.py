@@ -15,6 +15,7 @@ from webui.screens import panel_context
 from webui.services import services
 from webui.views.common import authorise, image_bytes, json_body, token_for
 from webui.views.table import boardless
+from webui.wording import describe, labels
 
 bp = Blueprint("live", __name__)
 
@@ -32,7 +33,12 @@ def live_page(game_id: str) -> Any:
 @bp.post("/api/games/<game_id>/frames")
 def post_frame(game_id: str) -> Any:
     authorise(game_id)
-    return jsonify(services().table.frame(game_id, image_bytes()).to_json())
+    answer = services().table.frame(game_id, image_bytes()).to_json()
+    # The live page shows the verdict in the words the referee board uses (docs/formats.md).
+    verdict = answer["verdict"]
+    answer["said"] = None if verdict is None else describe(
+        verdict, None, labels(services().store.session(game_id).game.players))
+    return jsonify(answer)
 
 
 @bp.get("/api/games/<game_id>/frame.jpg")
