@@ -175,6 +175,23 @@ def test_the_frames_answer_words_its_verdict_as_the_referee_board_does(app, clie
     assert said["headline"] in client.get(f"/games/{game_id}/panel").get_data(as_text=True)
 
 
+def test_tiles_read_in_a_game_without_seats_carry_no_owner(app, make_game):
+    """Colonization's players have no seats, as scrabble's: the rotations the camera reads
+    mean nothing, so the board of the play just judged, seen again, is the game's board."""
+    game_id, _ = make_game({"ruleset": "colonization",
+                            "players": [{"name": "Ann"}, {"name": "Bo"}],
+                            "options": {"seed": 3, "languages": {"Ann": "FLORBIX",
+                                                                 "Bo": "QUANTEZ"}}})
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    cats = {"G8": "C^", "H8": "A>", "I8": "Tv", "J8": "S<"}
+    played = play_readings(service, game_id, table, cats)[-1]["verdict"]
+    assert played["legal"] is True and played["words"][0]["word"] == "CATS"
+    again = play_readings(service, game_id, table, cats, times=3)
+    assert [answer["verdict"] for answer in again] == [None, None, None]
+    assert again[-1]["waiting_for"] == "a play" and again[-1]["detail"] == ""
+
+
 def test_tiles_to_lift_are_awaited_then_seen_gone(app, make_game):
     position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
     game_id, _ = make_game(dict(TWO_PLAYERS, position={

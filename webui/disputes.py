@@ -17,10 +17,11 @@ from typing import Any
 
 from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import SEAT_ORDER, Cell, Seat
-from referee.game import Verdict
+from referee.game import Game, Verdict, new_game
 from webui import photos
 from webui.errors import ServiceError, Unreadable, one_line
 from webui.photos import Photos, tile_set_option
+from webui.store import seats_players
 from webui.wordlists import WordLists, is_list_name
 
 log = logging.getLogger(__name__)
@@ -100,10 +101,10 @@ class Disputes:
 
     # -- judging ----------------------------------------------------------------------------
 
-    def judge(self, body: object) -> tuple[Verdict, dict[Cell, Tile]]:
+    def judge(self, body: object) -> tuple[Verdict, Game]:
         """POST /api/judge: a board and one move (``{"ruleset", "board", "move", "players"?,
-        "options"?}``) → the verdict, and the board after it (the dispute page draws the play).
-        Stores nothing."""
+        "options"?}``) → the verdict, and the game made for it, after the move (the dispute page
+        draws the play). Stores nothing."""
         if not isinstance(body, dict):
             raise ServiceError("the body must be a JSON object with 'board' and 'move'")
         ruleset = body.get("ruleset", "archipelago")
@@ -119,12 +120,11 @@ class Disputes:
         if not isinstance(mover, str) or not mover.strip():
             raise ServiceError("name the player who made the play ('move.player': a seat such "
                                "as S, or in scrabble a name)")
-        players = body.get("players") or default_players(ruleset, tiles, mover)
+        seated = seats_players(ruleset)
+        players = body.get("players") or default_players(seated, tiles, mover)
         options = body.get("options") or {}
         if not isinstance(options, dict) or not is_list_name(options.get("wordlist", "enable")):
             raise ServiceError("'options.wordlist' must be 'enable' or an uploaded list")
-        from referee.game import new_game
-
         try:
             game = new_game(ruleset, players, options=options,
                             position={"board": board, "to_move": mover},
@@ -133,21 +133,23 @@ class Disputes:
         except ValueError as error:
             if str(error).startswith("position.to_move"):  # the dispute's own spec, not theirs
                 raise ServiceError(f"{mover!r} is not a player of this {ruleset} play: name "
-                                   f"{_player_hint(ruleset)}") from None
+                                   f"{_player_hint(seated)}") from None
             raise ServiceError(one_line(error)) from None
-        return game.judge(parsed), dict(game.board.tiles)
+        return game.judge(parsed), game
 
 
-def _player_hint(ruleset: str) -> str:
-    """Who may make a play in a dispute of ``ruleset``, as a refusal says it."""
-    if ruleset == "archipelago":
+def _player_hint(seated: bool) -> str:
+    """Who may make a play in a dispute, as a refusal says it."""
+    if seated:
         return "the seat that played it: N, E, S or W"
     return "the player as the game names them"
 
 
-def default_players(ruleset: str, tiles: dict[Cell, Tile], mover: object) -> list[dict[str, Any]]:
-    """Players for a dispute: every seat whose tiles are on the board, plus the mover."""
-    if ruleset == "scrabble":
+def default_players(seated: bool, tiles: dict[Cell, Tile], mover: object
+                    ) -> list[dict[str, Any]]:
+    """Players for a dispute: every seat whose tiles are on the board, plus the mover; where
+    players have no seats, the mover and one other player."""
+    if not seated:
         name = mover if isinstance(mover, str) and mover else "Player 1"
         other = "Player 2" if name != "Player 2" else "Player 1"
         return [{"name": name}, {"name": other}]

@@ -8,7 +8,7 @@ the figures come from the state the referee reports.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -66,7 +66,7 @@ class DrawnCell:
         return " ".join(classes)
 
 
-def premium_layout(ruleset: str, options: dict[str, Any]) -> dict[Cell, str]:
+def premium_layout(options: dict[str, Any]) -> dict[Cell, str]:
     """Premium squares as drawn: ``classic`` unless the game's preset is ``seed``."""
     try:
         from referee.layouts import load_layout
@@ -76,17 +76,20 @@ def premium_layout(ruleset: str, options: dict[str, Any]) -> dict[Cell, str]:
     return {cell: premium.value for cell, premium in layout.premiums.items()}
 
 
-def draw_board(board_text: str | dict[Cell, Tile], ruleset: str, options: dict[str, Any],
+def draw_board(board_text: str | Mapping[Cell, Tile], seated: bool, options: dict[str, Any],
                marks: dict[str, list[str]] | None = None,
                ghosts: dict[str, str] | None = None) -> list[DrawnCell]:
-    if isinstance(board_text, dict):
-        tiles = board_text
-    else:
+    """The squares to draw; ``seated``: the players sit at sides of the board, so a tile's
+    rotation tells whose it is (``referee.game.Game.seated``)."""
+    tiles: Mapping[Cell, Tile]
+    if isinstance(board_text, str):
         try:
             tiles = parse_board_text(board_text)
         except BoardTextError:
             tiles = {}
-    premiums = premium_layout(ruleset, options)
+    else:
+        tiles = board_text
+    premiums = premium_layout(options)
     tile_set = load_tile_set(str(options.get("tiles") or "english"))
     by_cell: dict[str, list[str]] = {}
     for mark, cells in (marks or {}).items():
@@ -98,7 +101,7 @@ def draw_board(board_text: str | dict[Cell, Tile], ruleset: str, options: dict[s
             cell = Cell(col, row)
             tile = tiles.get(cell)
             owner = None
-            if tile is not None and tile.rotation is not None and ruleset != "scrabble":
+            if tile is not None and tile.rotation is not None and seated:
                 owner = Seat.from_rotation(tile.rotation).value
             drawn.append(DrawnCell(
                 name=cell.name, x=MARGIN + col * CELL, y=MARGIN + row * CELL,
@@ -178,19 +181,18 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         for captured in verdict.get("captured_words") or []:
             for letter, cell in zip(captured["word"], captured["cells"], strict=False):
                 ghosts[cell] = letter.upper()
-    names = labels(game_session.game.players)
+    game = game_session.game
+    names = labels(game.players)
+    figures = game.standings()
     players = []
     for player in state["players"]:
         pid = player["id"]
         row = {"id": pid, "label": names.get(pid, pid), "seat": player.get("seat"),
                "to_move": state.get("to_move") == pid,
                "eliminated": pid in (state.get("eliminated") or [])}
-        if "strength" in state:
-            row["figure"] = state["strength"].get(pid, 0)
-            row["words"] = [w["word"].upper() for w in state.get("active", {}).get(pid, [])]
-        elif "scores" in state:
-            row["figure"] = state["scores"].get(pid, state["scores"].get(player["name"], 0))
-            row["words"] = []
+        if figures:
+            row["figure"] = figures.get(pid, 0)
+            row["words"] = [word.upper() for word in game.standing_words(pid)]
         players.append(row)
     described = describe(last, last_move, names) if last else None
     if described is not None and seen is not None:
@@ -205,11 +207,12 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         "game_id": game_id,
         "state": state,
         "cells": draw_board(seen.tiles if seen is not None else state["board"],
-                            state["ruleset"], options, marks, ghosts),
+                            game.seated, options, marks, ghosts),
         "last": described,
         "players": players,
         "recent": recent(state["history"], state["moves"], names, CONFIG.board_recent_moves),
-        "figure_name": "strength" if "strength" in state else "score",
+        "figure_name": game.standing,
+        "seated": game.seated,
         "to_move_label": names.get(state["to_move"], state["to_move"]) if state.get("to_move")
         else None,
         "winner_label": names.get(state["winner"], state["winner"]) if state.get("winner")
@@ -264,7 +267,7 @@ def colonization_context(services: Services, game_id: str) -> dict[str, Any]:
         tiles = parse_board_text(state["board"])
     except BoardTextError:
         tiles = {}
-    premiums = premium_layout("colonization", options)
+    premiums = premium_layout(options)
     tile_set = load_tile_set("english")
     geometry = board_context()
     cells = []

@@ -24,8 +24,8 @@ from typing import Any
 
 from referee.boardtext import Tile, format_board_text
 from referee.cells import Cell, Seat
-from referee.errors import IllegalPlayError
-from referee.game import Verdict
+from referee.errors import IllegalPlayError, SetupError
+from referee.game import Verdict, find_ruleset
 from webui import db, events
 from webui.errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized, one_line
 from webui.events import GameSession, ReplayError
@@ -37,6 +37,16 @@ PROFILE_NAME = re.compile(r"^[\w.-]+$")
 Board = dict[Cell, Tile]
 Listener = Callable[[str, str, dict[str, Any]], None]
 """Told of each event recorded: the game's id, the event's kind and its payload."""
+
+
+def seats_players(ruleset: object) -> bool:
+    """Whether a ruleset's players sit at sides of the board (``Game.seated``); a name the
+    referee does not know counts as seated, and the game refuses it when it is made, naming the
+    rulesets it knows."""
+    try:
+        return find_ruleset(str(ruleset)).seated
+    except SetupError:
+        return True
 
 
 def hash_token(token: str) -> str:

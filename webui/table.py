@@ -306,7 +306,7 @@ class Table:
                     seen: live.Board) -> FrameAnswer:
         """The rest of :meth:`judge_reading`, on the settled board in the South view."""
         session = self.store.session(game_id)
-        if session.ruleset == "scrabble":
+        if not session.game.seated:  # without seats a tile's rotation says nothing
             seen = live.without_rotation(seen)
         elif (mover := session.game.to_move) is not None and mover.seat is not None:
             seen = live.blanks_as_placed(seen, session.game.board.tiles, mover.seat.rotation)
@@ -368,8 +368,8 @@ class Table:
 def _board_play_refused(session: GameSession) -> str | None:
     """Why the board as read now could not be judged as the mover's play, or None.
 
-    A frame or a correction ends in such a play; where the ruleset parses none (First
-    Draft is played on each player's own board, and colonization's English only takes its
+    A frame or a correction ends in such a play; where the ruleset parses none (a game played
+    on each player's own board, as First Draft, and colonization's English only takes its
     turn), it is refused before anything is recorded or remembered: a correction had been
     logged, and kept after a restart, though its play was then refused.
     """
@@ -379,8 +379,8 @@ def _board_play_refused(session: GameSession) -> str | None:
     try:
         type(session.game).move_from_json(Snapshot(player_id(mover), {}).to_json())
     except IllegalPlayError as error:
-        if session.spec.get("ruleset") == "firstdraft":
-            return "First Draft is played on the players' own boards: there is no table " \
+        if not session.game.table_board:
+            return "this game is played on the players' own boards: there is no table " \
                    "board to read or correct"
         return (f"{mover.name} is to move and makes no play on the board: take that turn "
                 f"first ({error.message})")

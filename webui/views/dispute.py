@@ -119,7 +119,7 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
     context.update(reading=reading, board_text=reading.board_text(), overlay=read.overlay_png,
                    size=list(read.size or ()), warning_lines=said_once(warnings),
                    corners=_rounded(reading.corners), check=check,
-                   cells=draw_board(reading.tiles(), "archipelago", {"tiles": tiles},
+                   cells=draw_board(reading.tiles(), True, {"tiles": tiles},
                                     {"check": check}))
     return context
 
@@ -155,14 +155,14 @@ def dispute_judge(photo_id: str) -> Any:
             "at": form.get("at", "").strip(), "dir": form.get("dir", "across")}
     board_text = form.get("board") or context.get("board_text", "")
     try:
-        judged, after = services().disputes.judge(
+        judged, game = services().disputes.judge(
             {"ruleset": ruleset, "board": board_text, "move": move,
              "options": {"tiles": context["tiles"]}})
         verdict = judged.to_json()
         context["verdict"] = describe(verdict, move) | {"raw": verdict}
         # The board as judged (the players may have fixed misreads in the text), the play lit.
         words = verdict.get("words") or []
-        context["cells"] = draw_board(after, ruleset, {"tiles": context["tiles"]}, {
+        context["cells"] = draw_board(game.board.tiles, game.seated, {"tiles": context["tiles"]}, {
             "placed": [cell for word in words[:1] for cell in word["cells"]],
             "remove": list(verdict.get("remove") or []),
             "check": context.get("check") or []})

@@ -15,18 +15,29 @@ from webui.errors import ServiceError
 from webui.photos import tile_set_option
 from webui.screens import SCREENS, panel_context
 from webui.services import services
+from webui.store import seats_players
 from webui.views.common import TILE_SET_NAMES, remember_token, token_for
 from webui.wording import SEAT_NAMES
 
 bp = Blueprint("table", __name__)
 
 SUGGESTED_SEATS = {1: "S", 2: "SN", 3: "SWN", 4: "SWNE"}
+GAME_CHOICES = {
+    "archipelago": "Archipelago (word capture)",
+    "scrabble-classic": "Scrabble, classic board",
+    "scrabble-seed": "Scrabble, seed layout",
+    "colonization": "Colonization Mode (English takes words over)",
+    "firstdraft": "First Draft (coasters, two rows, sell words)",
+}
+"""The new-game form's choices: a ruleset, or a ruleset and its preset, with their labels."""
 
 
 @bp.get("/")
 def index() -> Any:
+    choices = [(value, label, seats_players(value.partition("-")[0]))
+               for value, label in GAME_CHOICES.items()]
     return render_template("index.html", games=services().store.game_ids(12), seats=SEAT_NAMES,
-                           profiles=services().table.calibration_profiles(),
+                           choices=choices, profiles=services().table.calibration_profiles(),
                            tile_sets=TILE_SET_NAMES)
 
 
@@ -38,18 +49,15 @@ def create_game() -> Any:
     chosen = [(name, seat) for name, seat in zip(names, seats, strict=True) if name]
     if not chosen:
         raise ServiceError("name at least one player")
-    ruleset = form.get("ruleset", "archipelago")
-    options: dict[str, Any] = {}
-    if ruleset.startswith("scrabble"):
-        options["preset"] = "seed" if ruleset == "scrabble-seed" else "classic"
-        ruleset = "scrabble"
-        players = [{"name": name} for name, _ in chosen]
-    elif ruleset in ("colonization", "firstdraft"):  # issue 6: players by name, no seats
-        players = [{"name": name} for name, _ in chosen]
-    else:
+    # A choice is a ruleset, or a ruleset and its preset ("scrabble-seed").
+    ruleset, _, preset = form.get("ruleset", "archipelago").partition("-")
+    options: dict[str, Any] = {"preset": preset} if preset else {}
+    if seats_players(ruleset):
         suggested = SUGGESTED_SEATS.get(len(chosen), "SWNE")
         players = [{"name": name, "seat": seat or suggested[i]}
                    for i, (name, seat) in enumerate(chosen)]
+    else:
+        players = [{"name": name} for name, _ in chosen]
     tiles = tile_set_option(form.get("tiles"))
     if tiles != "english":
         options["tiles"] = tiles
@@ -73,8 +81,9 @@ def own_screen(game_id: str) -> str | None:
 
 
 def boardless(game_id: str) -> bool:
-    """First Draft has no board to draw or to watch: its own screen stands for both."""
-    return services().store.session(game_id).ruleset == "firstdraft"
+    """A game played on the players' own boards (First Draft) has no table board to draw or
+    to watch: its own screen stands for both."""
+    return not services().store.session(game_id).game.table_board
 
 
 @bp.get("/games/<game_id>")
