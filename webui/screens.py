@@ -8,22 +8,22 @@ the figures come from the state the referee reports.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from referee.boardtext import BoardTextError, Tile, parse_board_text
-from referee.cells import COLUMNS, SIZE, Cell, Seat
+from referee.boardtext import Tile
+from referee.cells import Cell, Seat
 from referee.colonization import ENGLISH
 from referee.tiles import load_tile_set
 from vision.reading import warned_cells
+from webui import boardsvg
 from webui.wording import describe, labels, recent
 
 if TYPE_CHECKING:
+    from webui.events import GameSession
     from webui.services import Services
 
-CELL = 40          # SVG units per cell
-MARGIN = 22        # room for the coordinates around the grid
 PLAYER_COLOURS = ("S", "W", "N", "E")
 """Players are coloured by turn order with the four seat colours of ``style.css``."""
 NO_VERDICT: dict[str, Any] = {}
@@ -44,29 +44,7 @@ CONFIG = ScreenConfig()
 
 # -- the board as drawn ------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class DrawnCell:
-    """Everything the SVG needs for one square."""
-
-    name: str
-    x: int
-    y: int
-    premium: str | None
-    tile: Tile | None
-    value: int
-    owner: str | None
-    marks: tuple[str, ...]   # "remove", "captured", "placed", "seen", "missing", "check"
-    ghost: str | None = None  # the letter of a tile still to be lifted off (no longer in play)
-
-    @property
-    def css(self) -> str:
-        classes = ["cell"] + [f"mark-{mark}" for mark in self.marks]
-        if self.owner:
-            classes.append(f"owner-{self.owner}")
-        return " ".join(classes)
-
-
-def premium_layout(options: dict[str, Any]) -> dict[Cell, str]:
+def premium_layout(options: Mapping[str, Any]) -> dict[Cell, str]:
     """Premium squares as drawn: ``classic`` unless the game's preset is ``seed``."""
     try:
         from referee.layouts import load_layout
@@ -76,45 +54,21 @@ def premium_layout(options: dict[str, Any]) -> dict[Cell, str]:
     return {cell: premium.value for cell, premium in layout.premiums.items()}
 
 
-def draw_board(board_text: str | Mapping[Cell, Tile], seated: bool, options: dict[str, Any],
-               marks: dict[str, list[str]] | None = None,
-               ghosts: dict[str, str] | None = None) -> list[DrawnCell]:
-    """The squares to draw; ``seated``: the players sit at sides of the board, so a tile's
-    rotation tells whose it is (``referee.game.Game.seated``)."""
-    tiles: Mapping[Cell, Tile]
-    if isinstance(board_text, str):
-        try:
-            tiles = parse_board_text(board_text)
-        except BoardTextError:
-            tiles = {}
-    else:
-        tiles = board_text
-    premiums = premium_layout(options)
+def draw_board(tiles: Mapping[Cell, Tile], options: Mapping[str, Any], *, seated: bool = False,
+               owners: Mapping[Cell, str] | None = None,
+               marks: Mapping[str, Iterable[str]] | None = None,
+               ghosts: Mapping[str, str] | None = None, interactive: bool = False) -> str:
+    """The SVG of a game's board: the premium squares of its preset and the tile values of
+    its tile set (``options``); ``seated``: players sit at sides, so a tile is coloured as the
+    seat its top faces (``referee.game.Game.seated``), unless ``owners`` colour the tiles."""
     tile_set = load_tile_set(str(options.get("tiles") or "english"))
-    by_cell: dict[str, list[str]] = {}
-    for mark, cells in (marks or {}).items():
-        for name in cells:
-            by_cell.setdefault(name, []).append(mark)
-    drawn = []
-    for row in range(SIZE):
-        for col in range(SIZE):
-            cell = Cell(col, row)
-            tile = tiles.get(cell)
-            owner = None
-            if tile is not None and tile.rotation is not None and seated:
-                owner = Seat.from_rotation(tile.rotation).value
-            drawn.append(DrawnCell(
-                name=cell.name, x=MARGIN + col * CELL, y=MARGIN + row * CELL,
-                premium=premiums.get(cell), tile=tile,
-                value=tile_set.value(tile.letter, tile.blank) if tile else 0,
-                owner=owner, marks=tuple(by_cell.get(cell.name, ())),
-                ghost=(ghosts or {}).get(cell.name) if tile is None else None))
-    return drawn
-
-
-def board_context() -> dict[str, Any]:
-    return {"CELL": CELL, "MARGIN": MARGIN, "SIZE": SIZE, "COLUMNS": COLUMNS,
-            "board_size": 2 * MARGIN + SIZE * CELL}
+    if owners is None and seated:
+        owners = {cell: Seat.from_rotation(tile.rotation).value for cell, tile in tiles.items()
+                  if tile.rotation is not None}
+    return boardsvg.board(
+        tiles, premiums=premium_layout(options), owners=owners, marks=marks, ghosts=ghosts,
+        values={cell: tile_set.value(tile.letter, tile.blank) for cell, tile in tiles.items()},
+        interactive=interactive)
 
 
 
@@ -130,16 +84,14 @@ class SeenBoard:
     blanks: list[str]     # blanks read but not yet named
 
 
-def seen_board(state: dict[str, Any], reading_is_latest: bool) -> SeenBoard | None:
+def seen_board(session: GameSession) -> SeenBoard | None:
     """What to draw after an illegal camera play: the reading, its differences marked."""
-    last = state["moves"][-1] if state["moves"] else None
-    if not (reading_is_latest and last and not last.get("legal") and state.get("last_reading")):
+    last = session.verdicts[-1] if session.verdicts else None
+    reading = session.last_reading
+    latest = bool(session.history) and session.last_reading_seq == session.history[-1]["seq"]
+    if not (latest and last and not last.get("legal") and reading is not None):
         return None
-    try:
-        reading = parse_board_text(state["last_reading"])
-        board = parse_board_text(state["board"])
-    except BoardTextError:
-        return None
+    board = session.game.board.tiles
     seen = sorted((cell for cell, tile in reading.items() if board.get(cell) != tile),
                   key=lambda cell: (cell.row, cell.col))
     missing = sorted((cell for cell in board if cell not in reading),
@@ -164,8 +116,7 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         marks["captured"] = list(last.get("captured_tiles") or [])
     elif last:
         marks["check"] = list(last.get("gaps") or [])  # where a tile may lie unseen
-    latest = bool(state["history"]) and game_session.last_reading_seq == state["history"][-1]["seq"]
-    seen = seen_board(state, latest)
+    seen = seen_board(game_session)
     if seen is not None:
         marks["seen"] = seen.seen
         marks["missing"] = seen.missing
@@ -206,8 +157,9 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
     return {
         "game_id": game_id,
         "state": state,
-        "cells": draw_board(seen.tiles if seen is not None else state["board"],
-                            game.seated, options, marks, ghosts),
+        "board_svg": draw_board(seen.tiles if seen is not None else game.board.tiles, options,
+                                seated=game.seated, marks=marks, ghosts=ghosts,
+                                interactive=True),
         "last": described,
         "players": players,
         "recent": recent(state["history"], state["moves"], names, CONFIG.board_recent_moves),
@@ -217,7 +169,6 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         else None,
         "winner_label": names.get(state["winner"], state["winner"]) if state.get("winner")
         else None,
-        **board_context(),
     }
 
 
@@ -256,32 +207,20 @@ def cell_owners(words: list[dict[str, Any]], colours: dict[str, str]) -> dict[st
 
 def colonization_context(services: Services, game_id: str) -> dict[str, Any]:
     state = services.table.state(game_id)
-    options = services.store.session(game_id).spec.get("options") or {}
+    session = services.store.session(game_id)
+    game, options = session.game, session.spec.get("options") or {}
     colours = owner_colours(state)
     words = state.get("words") or []
     owners = cell_owners(words, colours)
     last = state["moves"][-1] if state["moves"] else NO_VERDICT
     placed = {name for word in (last.get("words") or [])[:1] for name in word["cells"]} \
         if last.get("legal") else set()
-    try:
-        tiles = parse_board_text(state["board"])
-    except BoardTextError:
-        tiles = {}
-    premiums = premium_layout(options)
-    tile_set = load_tile_set("english")
-    geometry = board_context()
-    cells = []
-    for row in range(geometry["SIZE"]):
-        for col in range(geometry["SIZE"]):
-            cell = Cell(col, row)
-            tile = tiles.get(cell)
-            cells.append(DrawnCell(
-                name=cell.name, x=geometry["MARGIN"] + col * geometry["CELL"],
-                y=geometry["MARGIN"] + row * geometry["CELL"],
-                premium=premiums.get(cell), tile=tile,
-                value=tile_set.value(tile.letter, tile.blank) if tile else 0,
-                owner=owners.get(cell.name) if tile else None,
-                marks=("placed",) if cell.name in placed else ()))
+    tiles = game.board.tiles
+    # Colouring tiles by the words' owners; the values printed are English's, as always here.
+    board_svg = draw_board(tiles, {**options, "tiles": "english"},
+                           owners={cell: owners[cell.name] for cell in tiles
+                                   if cell.name in owners},
+                           marks={"placed": placed})
     scores = state.get("scores") or {}
     languages = state.get("languages") or {}
     to_move = state.get("to_move")
@@ -318,7 +257,7 @@ def colonization_context(services: Services, game_id: str) -> dict[str, Any]:
     if english["present"]:
         ranking = sorted(ranking + [[ENGLISH, english["score"]]], key=lambda r: -r[1])
     return {
-        "game_id": game_id, "state": state, "cells": cells, "players": players,
+        "game_id": game_id, "state": state, "board_svg": board_svg, "players": players,
         "english": english, "phase": phase, "to_move": to_move, "targets": targets,
         "order": state.get("order") or [], "colours": colours,
         "last": _last(state), "last_play": last_play,
@@ -326,7 +265,6 @@ def colonization_context(services: Services, game_id: str) -> dict[str, Any]:
         "recent": _recent(state), "ranking": ranking,
         "winner": state.get("winner"), "unnamed": [p for p in players if not p["language"]],
         "racks_to_count": phase == "over" and "adjustments" not in state,
-        **geometry,
     }
 
 

@@ -27,7 +27,7 @@ from flask import (
 from vision.reading import other_tile_sets, said_once, warned_cells
 from webui.errors import ServiceError
 from webui.photos import browser_jpeg, parse_corners, tile_set_option
-from webui.screens import board_context, draw_board
+from webui.screens import draw_board
 from webui.services import services
 from webui.views.common import TILE_SET_NAMES, image_bytes, json_body
 from webui.wording import describe
@@ -84,12 +84,11 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
     corners = _corners(corners_arg, "corners must be four [x, y] points")
     image = services().photos.photo(path.read_bytes())
     context: dict[str, Any] = {"photo_id": photo_id, "reading": None, "error": None,
-                               "found": False, "overlay": None, "cells": None,
+                               "found": False, "overlay": None, "board_svg": None,
                                "corners": corners,
                                "size": [int(image.shape[1]), int(image.shape[0])],
                                "tiles": tiles, "tile_sets": TILE_SET_NAMES,
-                               "photo_url": _dispute_url(photo_id, tiles),
-                               **board_context()}
+                               "photo_url": _dispute_url(photo_id, tiles)}
     try:
         read = services().disputes.read_image(image, corners, overlay=True, tiles=tiles)
     except ServiceError as error:
@@ -119,8 +118,8 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
     context.update(reading=reading, board_text=reading.board_text(), overlay=read.overlay_png,
                    size=list(read.size or ()), warning_lines=said_once(warnings),
                    corners=_rounded(reading.corners), check=check,
-                   cells=draw_board(reading.tiles(), True, {"tiles": tiles},
-                                    {"check": check}))
+                   board_svg=draw_board(reading.tiles(), {"tiles": tiles}, seated=True,
+                                        marks={"check": check}))
     return context
 
 
@@ -162,10 +161,11 @@ def dispute_judge(photo_id: str) -> Any:
         context["verdict"] = describe(verdict, move) | {"raw": verdict}
         # The board as judged (the players may have fixed misreads in the text), the play lit.
         words = verdict.get("words") or []
-        context["cells"] = draw_board(game.board.tiles, game.seated, {"tiles": context["tiles"]}, {
-            "placed": [cell for word in words[:1] for cell in word["cells"]],
-            "remove": list(verdict.get("remove") or []),
-            "check": context.get("check") or []})
+        context["board_svg"] = draw_board(
+            game.board.tiles, {"tiles": context["tiles"]}, seated=game.seated, marks={
+                "placed": [cell for word in words[:1] for cell in word["cells"]],
+                "remove": list(verdict.get("remove") or []),
+                "check": context.get("check") or []})
     except ServiceError as error:
         context["verdict"] = {"legal": False, "headline": "Cannot judge this play.",
                               "details": [str(error)], "remove": [], "raw": None}
