@@ -1,4 +1,5 @@
-"""The board's SVG from plain data (webui/boardsvg.py), with nothing of Flask or the services."""
+"""The board's SVG from plain data (webui/boardsvg.py), with nothing of Flask or the services;
+and the services themselves, which know nothing of HTTP."""
 
 from __future__ import annotations
 
@@ -45,6 +46,17 @@ def test_drawing_a_board_loads_no_flask_and_no_service() -> None:
     code = ("import sys, webui.boardsvg\n"
             "print(','.join(sorted(m for m in ('flask', 'cv2', 'webui.services', 'webui.store')"
             " if m in sys.modules)))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, check=True)
+    assert result.stdout.strip() == ""
+
+
+def test_the_services_load_no_flask() -> None:
+    """The game store, the table, disputes, word lists, photos, the wording and the screens'
+    contexts are plain Python: only the views (webui/views) speak HTTP."""
+    code = ("import sys\n"
+            "import webui.services, webui.screens, webui.wording\n"
+            "print(','.join(sorted(m for m in ('flask', 'werkzeug') if m in sys.modules)))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, check=True)
     assert result.stdout.strip() == ""

@@ -11,6 +11,7 @@ acknowledges anything, so a session thrown away (a crash, a restart) is rebuilt 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,7 +73,7 @@ class GameSession:
         self.seq = event.seq
 
     def apply_judged(self, event: Event, verdict: dict[str, Any],
-                     reading: dict[Cell, Tile] | None) -> None:
+                     reading: Mapping[Cell, Tile] | None) -> None:
         """Apply a move event whose move this session's game has just judged (the store judges
         a move once, before recording it): ``verdict`` is that verdict as stored, ``reading``
         the board the camera read, if the move came from it."""
@@ -97,7 +98,7 @@ class GameSession:
         self._moved(event, verdict, parse_board_text(reading) if reading else None)
 
     def _moved(self, event: Event, verdict: dict[str, Any],
-               reading: dict[Cell, Tile] | None) -> None:
+               reading: Mapping[Cell, Tile] | None) -> None:
         """The session's books after a judged move: its verdict, the tiles to lift, the
         camera's last reading."""
         self.verdicts.append(verdict)

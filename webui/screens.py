@@ -2,8 +2,9 @@
 
 The referee board (archipelago, scrabble) draws the board with its marks and a panel of players,
 the last verdict and the recent moves; Colonization and First Draft have screens of their own
-(:data:`SCREENS`). Nothing here knows the rules: verdicts are worded by ``webui.wording``, and
-the figures come from the state the referee reports.
+(:data:`SCREENS`). Nothing here knows the rules: verdicts are worded by ``webui.wording``, the
+board is drawn by ``webui.boardsvg``, and what differs between rulesets (seats, the figure beside
+a player's name) is asked of the referee's game.
 """
 
 from __future__ import annotations
@@ -69,7 +70,6 @@ def draw_board(tiles: Mapping[Cell, Tile], options: Mapping[str, Any], *, seated
         tiles, premiums=premium_layout(options), owners=owners, marks=marks, ghosts=ghosts,
         values={cell: tile_set.value(tile.letter, tile.blank) for cell, tile in tiles.items()},
         interactive=interactive)
-
 
 
 # -- the referee board ------------------------------------------------------------------------
@@ -170,7 +170,6 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         "winner_label": names.get(state["winner"], state["winner"]) if state.get("winner")
         else None,
     }
-
 
 
 def _last(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -313,8 +312,6 @@ def player_rows(state: dict[str, Any], boards: dict[str, Any]) -> list[dict[str,
              "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
              "to_move": state.get("to_move") == player["id"]}
             for index, player in enumerate(state["players"])]
-
-
 
 
 SCREENS: dict[str, Callable[[Services, str], dict[str, Any]]] = {

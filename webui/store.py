@@ -18,7 +18,7 @@ import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,6 @@ from webui.wordlists import WordLists
 GAME_ID = re.compile(r"^[0-9a-f]{1,32}$")
 PROFILE_NAME = re.compile(r"^[\w.-]+$")
 
-Board = dict[Cell, Tile]
 Listener = Callable[[str, str, dict[str, Any]], None]
 """Told of each event recorded: the game's id, the event's kind and its payload."""
 
@@ -51,10 +50,6 @@ def seats_players(ruleset: object) -> bool:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def player_id(player: Any) -> str:
-    return player.seat.value if getattr(player, "seat", None) is not None else player.name
 
 
 class ChangeFeed:
@@ -214,7 +209,7 @@ class GameStore:
             state.update({
                 "id": game_id,
                 "ruleset": session.ruleset,
-                "players": [{"id": player_id(p), "name": p.name,
+                "players": [{"id": p.id, "name": p.name,
                              "seat": p.seat.value if p.seat else None} for p in game.players],
                 "wordlist": getattr(game.word_list, "name", None),
                 "camera_side": session.camera_side,
@@ -261,7 +256,7 @@ class GameStore:
             return self.record_move(game_id, move, source)
 
     def record_move(self, game_id: str, move: Any, source: str,
-                    reading: Board | None = None) -> Verdict:
+                    reading: Mapping[Cell, Tile] | None = None) -> Verdict:
         """Judge ``move`` once, record it with its verdict (committed before returning), wake
         the screens; ``reading`` is the board the camera read, when the move came from it.
 
@@ -315,13 +310,6 @@ class GameStore:
         for listener in self._listeners:
             listener(game_id, kind, payload)
         self.changes.notify(game_id)
-
-    def undo(self, game_id: str, source: str = "player") -> None:
-        """Take back the last legal move (409 when there is none)."""
-        with self.lock(game_id):
-            if self.session(game_id).last_legal_index() is None:
-                raise Conflict("there is no move to undo")
-            self.record(game_id, events.UNDO, {"source": source})
 
     def confirm_removed(self, game_id: str, source: str = "player") -> None:
         """The players have lifted off the tiles a capture took (409 when none wait)."""

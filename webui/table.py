@@ -30,7 +30,7 @@ from webui import events, live
 from webui.errors import Conflict, ServiceError, one_line
 from webui.events import GameSession
 from webui.photos import Photos, parse_corners, read_board
-from webui.store import GameStore, player_id
+from webui.store import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,7 @@ class Table:
             if session.last_reading is not None \
                     and session.last_reading_seq == session.history[index]["seq"]:
                 seen = dict(session.last_reading)
-            self.store.undo(game_id, source)
+            self.store.record(game_id, events.UNDO, {"source": source})
             table = self._live.get(game_id)
             if table is not None:
                 table.last_judged = seen
@@ -225,7 +225,7 @@ class Table:
         mover = session.game.to_move
         if mover is None:
             return None
-        snapshot = Snapshot(player_id(mover), live.keep_designated_blanks(reading, board))
+        snapshot = Snapshot(mover.id, live.keep_designated_blanks(reading, board))
         return self.store.record_move(game_id, snapshot, source, reading=reading)
 
     # -- the camera ------------------------------------------------------------------------
@@ -344,7 +344,7 @@ class Table:
                                           "the last reading was judged; fix it or play again")
             mover = game.to_move
             assert mover is not None
-            snapshot = Snapshot(player_id(mover), live.keep_designated_blanks(fused, board))
+            snapshot = Snapshot(mover.id, live.keep_designated_blanks(fused, board))
             table.last_judged = fused
             verdict = self.store.record_move(game_id, snapshot, "camera", reading=fused)
             waiting = live.WAIT_REMOVAL if self.store.session(game_id).pending_remove \
@@ -377,7 +377,7 @@ def _board_play_refused(session: GameSession) -> str | None:
     if mover is None:
         return None
     try:
-        type(session.game).move_from_json(Snapshot(player_id(mover), {}).to_json())
+        type(session.game).move_from_json(Snapshot(mover.id, {}).to_json())
     except IllegalPlayError as error:
         if not session.game.table_board:
             return "this game is played on the players' own boards: there is no table " \
