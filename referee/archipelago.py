@@ -295,7 +295,7 @@ class ArchipelagoGame(Game):
     def extra_state(self) -> dict[str, Any]:
         return {"active": {pid: [word.to_json() for word in words]
                            for pid, words in self.active.items()},
-                "strength": {pid: self.strength(pid) for pid in self.active}}
+                "strength": self.standings()}
 
 
 __all__ = ["ActiveWord", "ArchipelagoGame"]
