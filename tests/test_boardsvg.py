@@ -42,21 +42,20 @@ def test_every_square_is_drawn_with_its_tile_marks_and_owner() -> None:
     assert "★" not in svg                                   # the centre is covered
 
 
-def test_drawing_a_board_loads_no_flask_and_no_service() -> None:
-    code = ("import sys, webui.boardsvg\n"
-            "print(','.join(sorted(m for m in ('flask', 'cv2', 'webui.services', 'webui.store')"
-            " if m in sys.modules)))")
+def loaded_by(imports: str, watched: tuple[str, ...]) -> list[str]:
+    """Which of the ``watched`` modules importing ``imports`` loads, in a fresh interpreter."""
+    code = (f"import sys, {imports}\n"
+            f"print(','.join(m for m in {watched!r} if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, check=True)
-    assert result.stdout.strip() == ""
+    return [name for name in result.stdout.strip().split(",") if name]
+
+
+def test_drawing_a_board_loads_no_flask_and_no_service() -> None:
+    assert loaded_by("webui.boardsvg", ("flask", "cv2", "webui.services", "webui.store")) == []
 
 
 def test_the_services_load_no_flask() -> None:
     """The game store, the table, disputes, word lists, photos, the wording and the screens'
     contexts are plain Python: only the views (webui/views) speak HTTP."""
-    code = ("import sys\n"
-            "import webui.services, webui.screens, webui.wording\n"
-            "print(','.join(sorted(m for m in ('flask', 'werkzeug') if m in sys.modules)))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            cwd=ROOT, check=True)
-    assert result.stdout.strip() == ""
+    assert loaded_by("webui.services, webui.screens, webui.wording", ("flask", "werkzeug")) == []
