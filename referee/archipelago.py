@@ -48,6 +48,7 @@ class ActiveWord:
 class ArchipelagoGame(Game):
     seated = True
     captures = True
+    standing = "strength"
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -285,10 +286,16 @@ class ArchipelagoGame(Game):
         remaining = [p.id for p in self.players if p.id not in self.eliminated]
         return sorted(remaining, key=lambda pid: -self.strength(pid))
 
+    def standings(self) -> dict[str, int]:
+        return {pid: self.strength(pid) for pid in self.active}
+
+    def standing_words(self, player_id: str) -> list[str]:
+        return [word.word for word in self.active.get(player_id, [])]
+
     def extra_state(self) -> dict[str, Any]:
         return {"active": {pid: [word.to_json() for word in words]
                            for pid, words in self.active.items()},
-                "strength": {pid: self.strength(pid) for pid in self.active}}
+                "strength": self.standings()}
 
 
 __all__ = ["ActiveWord", "ArchipelagoGame"]

@@ -311,6 +311,7 @@ class FirstDraftGame(Game):
     """
 
     seated: ClassVar[bool] = False
+    table_board: ClassVar[bool] = False
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
     rules: ClassVar[FirstDraftRules] = RULES

@@ -152,6 +152,11 @@ class Game:
     """A play may put a tile over an opponent's (archipelago)."""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    table_board: ClassVar[bool] = True
+    """Played on the one board on the table, which a camera can watch (First Draft: on each
+    player's own board)."""
+    standing: ClassVar[str] = "score"
+    """What the table calls a player's figure in :meth:`standings` (archipelago: strength)."""
     shared_attributes: ClassVar[frozenset[str]] = frozenset(
         {"players", "word_list", "options", "tile_set", "layout", "history", "_undo"})
     """Attributes that never change during play, so undo need not copy them."""
@@ -234,6 +239,16 @@ class Game:
     def extra_state(self) -> dict[str, Any]:
         """The ruleset's part of :meth:`state` (archipelago: active words and strength)."""
         return {}
+
+    def standings(self) -> dict[str, int]:
+        """Each player's figure (:attr:`standing`) by player id, as the table shows it; empty
+        where the ruleset shows none beside the board."""
+        return {}
+
+    def standing_words(self, player_id: str) -> list[str]:
+        """The words behind a player's figure, shown under their name (archipelago: their
+        active words, lowercase letters for blanks)."""
+        return []
 
     def faces(self, player: Player, tile: Tile) -> bool:
         """Whether ``tile`` looks like one ``player`` put down (its rotation is theirs)."""

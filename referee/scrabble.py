@@ -367,6 +367,9 @@ class ScrabbleGame(Game):
 
     # -- figures ----------------------------------------------------------------------------
 
+    def standings(self) -> dict[str, int]:
+        return dict(self.scores)
+
     def extra_state(self) -> dict[str, Any]:
         data: dict[str, Any] = {"scores": dict(self.scores), "preset": self.preset.name,
                                 "word_list": self.word_list.name,

@@ -210,11 +210,12 @@ def answer_by_tapping(page, question: str, cell: str, letter: str, played: str,
 def camera_reads(service, game_id: str, tiles: dict, maybe_tiles: tuple[str, ...] = ()) -> None:
     """The live camera reads ``tiles`` (a ``{Cell: Tile}`` board) steadily, frames enough to
     be judged, unsure whether the ``maybe_tiles`` squares it reads as empty hold a tile."""
-    from referee.boardtext import format_board_text
+    from vision.reading import BoardReading, CellReading
 
-    reading = {"board": format_board_text(tiles, spaced=True), "cells": [], "corners": [],
-               "warnings": [f"unsure whether {cell} holds a tile (read as empty)"
-                            for cell in maybe_tiles]}
+    reading = BoardReading(
+        tuple(CellReading(cell.name, tile.letter, tile.rotation or 0, blank=tile.blank)
+              for cell, tile in tiles.items()), (),
+        tuple(f"unsure whether {cell} holds a tile (read as empty)" for cell in maybe_tiles))
     table = service.live_table(game_id)
     for _ in range(2):
         service.judge_reading(game_id, table, reading)
@@ -248,7 +249,7 @@ def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browse
 
     # A new game: the camera sees C, a blank, T on South's home row.
     game_id, token = create_game(live_server)
-    service = live_server.app.extensions["tileref"]
+    service = live_server.app.extensions["tileref"].table
     seen = {Cell.parse("G15"): Tile("C", False, 0), Cell.parse("H15"): Tile("?", True, 0),
             Cell.parse("I15"): Tile("T", False, 0)}
     camera_reads(service, game_id, seen)

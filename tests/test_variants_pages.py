@@ -1,4 +1,4 @@
-"""The colonization and firstdraft screens through the test client (webui/variants.py).
+"""The colonization and firstdraft screens through the test client (webui/screens.py).
 
 What the table reads is asserted on the rendered panel: prompts, verdict sentences, coloured
 words, the coaster line, the tally. The moves go through the same JSON API the screens use.
@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from webui.variants import describe_colonization, describe_firstdraft, sentence
+from webui.wording import describe, sentence
 
 COLONY = {"ruleset": "colonization", "players": [{"name": "Ann"}, {"name": "Bo"}],
           "options": {"seed": 3}}
@@ -258,7 +258,7 @@ def test_the_tiebreak_sentences_follow_the_seed_example() -> None:
                              [{"word": "BRAKS", "tile": "A", "value": 1},
                               {"word": "ORBY", "tile": "D", "value": 2}]],
                "claimed": {"word": "BRAKS", "points": 11, "owner": "Bo"}}
-    lines = describe_colonization(verdict, {"player": "English"})
+    lines = describe(verdict, {"player": "English"})
     assert lines["headline"] == "English drew R (drawn at the table)."
     assert lines["details"] == [
         "Candidates: BRAK, BRAKS, ORBY.",
@@ -270,7 +270,7 @@ def test_the_tiebreak_sentences_follow_the_seed_example() -> None:
 def test_a_refusal_is_always_one_sentence() -> None:
     assert sentence("it is English's turn, not Bo's") == "It is English's turn, not Bo's."
     assert sentence("row 1 (FNTY) is not one word.") == "Row 1 (FNTY) is not one word."
-    lines = describe_firstdraft({"legal": False, "player": "Ann", "reason": "cannot-afford",
+    lines = describe({"legal": False, "player": "Ann", "reason": "cannot-afford",
                                  "message": "coaster 5 costs 4 coins and Ann has 2."}, {})
     assert lines["headline"] == "Not legal: Ann's move."
     assert lines["details"] == ["Coaster 5 costs 4 coins and Ann has 2."]
@@ -333,7 +333,7 @@ def place_everything(state_players: dict[str, Any], player: str, letters: str,
 
 def test_a_whole_game_ends_with_the_tally_on_the_screen(client, make_game, app):
     game_id, headers = make_game(DRAFT)
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].store
     for _ in range(200):
         state = client.get(f"/api/games/{game_id}").get_json()
         if state["to_move"] is None:

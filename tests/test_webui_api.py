@@ -47,6 +47,27 @@ def test_create_play_and_read_state(client, make_game):
     assert "C^ A^ T^" in state["board"]
 
 
+def test_a_typed_move_is_judged_once_and_stored_with_that_verdict(app, client, make_game,
+                                                                   monkeypatch):
+    """The referee judges a move once: its verdict is the one answered, logged and shown."""
+    from referee.archipelago import ArchipelagoGame
+
+    judged = []
+    judge = ArchipelagoGame.judge
+    monkeypatch.setattr(ArchipelagoGame, "judge",
+                        lambda game, move: judged.append(move) or judge(game, move))
+    game_id, auth = make_game()
+    verdict = client.post(f"/api/games/{game_id}/moves", json=CAT, headers=auth).get_json()
+    assert len(judged) == 1 and judged[0].word == "CAT"
+    connection = sqlite3.connect(app.config["DATABASE"])
+    (payload,) = connection.execute("SELECT payload FROM events WHERE game_id = ?",
+                                    (game_id,)).fetchone()
+    connection.close()
+    assert json.loads(payload)["verdict"] == verdict
+    assert client.get(f"/api/games/{game_id}").get_json()["moves"] == [verdict]
+    assert len(judged) == 1
+
+
 def test_capture_lists_tiles_to_lift_until_confirmed(client, make_game):
     game_id, auth = make_game(worked_example())
     verdict = client.post(f"/api/games/{game_id}/moves", headers=auth, json={

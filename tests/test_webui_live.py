@@ -2,7 +2,7 @@
 
 The reader itself is tested by the vision suite; here the frames go through the real service.
 Where the exact letters matter (judging, removal, corrections) the readings are the renderer's
-truth in ``tileref read --json`` shape, fed to the same ``judge_reading`` the frame route uses.
+truth as the reader's ``BoardReading``, fed to the same ``judge_reading`` the frame route uses.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 
 from referee.boardtext import Tile, format_board_text
 from referee.cells import Cell
+from vision.reading import BoardReading, CellReading
 from vision.render import RenderOptions, render_board_photo
 from vision.steady import SteadyConfig, SteadyTracker, ViewState
 from webui import live
@@ -27,13 +28,19 @@ def tiles_of(spec: dict[str, str]) -> dict[Cell, Tile]:
     return {Cell.parse(cell): Tile.parse(token) for cell, token in spec.items()}
 
 
-def reading(spec: dict[str, str]) -> dict:
-    """A reading as ``tileref read --json`` gives it, from cell -> token."""
-    tiles = tiles_of(spec)
-    return {"board": format_board_text(tiles, spaced=True),
-            "cells": [{"cell": c.name, "letter": t.letter, "rotation": t.rotation or 0,
-                       "confidence": 1.0} for c, t in tiles.items()],
-            "corners": [[0, 0], [1, 0], [1, 1], [0, 1]], "warnings": []}
+def reading(spec: dict[str, str], warnings: tuple[str, ...] = (),
+            confidence: dict[str, float] | None = None) -> BoardReading:
+    """A reading as the reader gives it, from cell -> token (a blank reads as ``?``), its
+    ``warnings`` and each tile's ``confidence`` (1.0 unless given)."""
+    cells = tuple(CellReading(c.name, t.letter, t.rotation or 0,
+                              (confidence or {}).get(c.name, 1.0), t.blank)
+                  for c, t in tiles_of(spec).items())
+    return BoardReading(cells, ((0, 0), (1, 0), (1, 1), (0, 1)), tuple(warnings))
+
+
+def judge(table_service, game_id: str, table, seen: BoardReading) -> dict:
+    """A steady reading through the frame route's ``judge_reading``: the answer as JSON."""
+    return table_service.judge_reading(game_id, table, seen).to_json()
 
 
 CAT_S = {"G15": "C^", "H15": "A^", "I15": "T^"}
@@ -114,13 +121,13 @@ def tap(client, game_id: str, auth: dict, cell: str, tile: str) -> dict:
 
 
 def play_readings(service, game_id, table, spec, times=2):
-    answers = [service.judge_reading(game_id, table, reading(spec)) for _ in range(times)]
+    answers = [judge(service, game_id, table, reading(spec)) for _ in range(times)]
     return answers
 
 
 def test_fused_reading_is_judged_once_as_the_movers_play(app, make_game):
     game_id, _ = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     empty = play_readings(service, game_id, table, {})
     assert empty[-1]["waiting_for"] == "a play" and empty[-1]["verdict"] is None
@@ -135,11 +142,61 @@ def test_fused_reading_is_judged_once_as_the_movers_play(app, make_game):
     assert state["to_move"] == "N"
 
 
+def test_a_camera_play_is_judged_once(app, make_game, monkeypatch):
+    """The fused board becomes one snapshot, judged once: no preview judged again to record."""
+    from referee.archipelago import ArchipelagoGame
+
+    judged = []
+    judge = ArchipelagoGame.judge
+    monkeypatch.setattr(ArchipelagoGame, "judge",
+                        lambda game, move: judged.append(move) or judge(game, move))
+    game_id, _ = make_game()
+    service = app.extensions["tileref"].table
+    answers = play_readings(service, game_id, service.live_table(game_id), CAT_S)
+    assert answers[-1]["verdict"]["legal"] is True
+    assert [type(move).__name__ for move in judged] == ["Snapshot"]
+
+
+def test_the_frames_answer_words_its_verdict_as_the_referee_board_does(app, client, make_game,
+                                                                     frames, monkeypatch):
+    """The live page shows the server's words for a verdict (``said``), the panel's own."""
+    import webui.table
+
+    game_id, auth = make_game()
+    table = app.extensions["tileref"].table.live_table(game_id)
+    monkeypatch.setattr(table, "check_view", lambda image: type("Steady", (), {"steady": True})())
+    monkeypatch.setattr(webui.table, "read_board", lambda *args, **kwargs: reading(CAT_S))
+    answers = [client.post(f"/api/games/{game_id}/frames", data=jpeg(frames["board"]),
+                           headers=auth, content_type="image/jpeg").get_json() for _ in range(2)]
+    assert answers[0]["verdict"] is None and answers[0]["said"] is None
+    said = answers[1]["said"]
+    score = answers[1]["verdict"]["score"]
+    assert said["legal"] is True and said["headline"] == f"Ann (South) played CAT for {score}."
+    assert said["headline"] in client.get(f"/games/{game_id}/panel").get_data(as_text=True)
+
+
+def test_tiles_read_in_a_game_without_seats_carry_no_owner(app, make_game):
+    """Colonization's players have no seats, as scrabble's: the rotations the camera reads
+    mean nothing, so the board of the play just judged, seen again, is the game's board."""
+    game_id, _ = make_game({"ruleset": "colonization",
+                            "players": [{"name": "Ann"}, {"name": "Bo"}],
+                            "options": {"seed": 3, "languages": {"Ann": "FLORBIX",
+                                                                 "Bo": "QUANTEZ"}}})
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    cats = {"G8": "C^", "H8": "A>", "I8": "Tv", "J8": "S<"}
+    played = play_readings(service, game_id, table, cats)[-1]["verdict"]
+    assert played["legal"] is True and played["words"][0]["word"] == "CATS"
+    again = play_readings(service, game_id, table, cats, times=3)
+    assert [answer["verdict"] for answer in again] == [None, None, None]
+    assert again[-1]["waiting_for"] == "a play" and again[-1]["detail"] == ""
+
+
 def test_tiles_to_lift_are_awaited_then_seen_gone(app, make_game):
     position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
     game_id, _ = make_game(dict(TWO_PLAYERS, position={
         "board": format_board_text(tiles_of(position)), "to_move": "S"}))
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     played = {**position, "H8": "O^"}                  # South's TO through North's G
     verdict = play_readings(service, game_id, table, played)[-1]
@@ -163,14 +220,14 @@ def test_a_tile_put_back_after_the_camera_saw_it_lifted_is_a_new_one(app, make_g
     position = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
     game_id, _ = make_game(dict(TWO_PLAYERS, position={
         "board": format_board_text(tiles_of(position)), "to_move": "S"}))
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     played = {**position, "H8": "O^"}
     play_readings(service, game_id, table, played)
     lifted = {cell: token for cell, token in played.items() if cell != "J8"}
     assert play_readings(service, game_id, table, lifted)[-1]["waiting_for"] == "a play"
     restarted = create_app({"TESTING": True, "INSTANCE_PATH": app.instance_path})
-    for server in (service, restarted.extensions["tileref"]):
+    for server in (service, restarted.extensions["tileref"].table):
         table = server.live_table(game_id)
         astray = play_readings(server, game_id, table, {**played, "K9": "Zv", "J9": "Iv"})
         assert astray[-1]["verdict"]["reason"] == "not-in-line"
@@ -180,7 +237,7 @@ def test_a_tile_put_back_after_the_camera_saw_it_lifted_is_a_new_one(app, make_g
 
 def test_a_correction_rejudges_and_stays_fixed(app, client, make_game):
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     misread = {**CAT_S, "I15": "I^"}                   # the camera reads CAI
     verdict = play_readings(service, game_id, table, misread)[-1]["verdict"]
@@ -197,7 +254,7 @@ def test_a_correction_rejudges_and_stays_fixed(app, client, make_game):
 
 def test_correcting_an_accepted_camera_play_replaces_it(app, client, make_game):
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     play_readings(service, game_id, table, {"G15": "C^", "H15": "A^", "I15": "B^"})  # CAB
     result = tap(client, game_id, auth, "I15", "T^")
@@ -253,7 +310,7 @@ def test_server_camera_feeds_the_game_opened_last(app, client, make_game, frames
     writer.release()
     game_id, _ = make_game()
     assert client.get(f"/games/{game_id}").status_code == 200   # opened on a screen
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     camera = ServerCamera(str(path), service.feed_active_game, interval=0.0)
     camera.start()
     assert camera.finished.wait(60)
@@ -266,7 +323,7 @@ def test_server_camera_feeds_the_game_opened_last(app, client, make_game, frames
 
 def test_undo_of_a_camera_play_waits_for_the_tiles_to_go(app, client, make_game):
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     assert play_readings(service, game_id, table, CAT_S)[-1]["verdict"]["legal"]
     state = client.post(f"/api/games/{game_id}/undo", headers=auth).get_json()
@@ -291,7 +348,7 @@ def test_typed_move_keeps_tiles_to_lift_listed(app, client, make_game):
 def test_a_correction_after_typed_moves_starts_from_the_games_board(app, client, make_game):
     """The camera's misread CAI was superseded by a typed CAT: fixing J15 must not bring it back."""
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     misread = play_readings(service, game_id, table, {**CAT_S, "I15": "I^"})[-1]["verdict"]
     assert misread["legal"] is False
@@ -307,7 +364,7 @@ def test_a_correction_after_typed_moves_starts_from_the_games_board(app, client,
 
 def test_a_blank_is_designated_by_a_correction_and_stays_designated(app, client, make_game):
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = {**CAT_S, "H15": "?^"}                      # the camera sees a blank: which letter?
     verdict = play_readings(service, game_id, table, seen)[-1]["verdict"]
@@ -334,7 +391,7 @@ def test_a_blank_the_camera_missed_is_asked_for_on_the_gap_it_leaves(app, client
     """South plays C, a blank and T; the camera sees no tile on the blank's square. The table
     names the gap, rings it on the board, and a tap there puts the blank in."""
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     missed = {"G15": "C^", "I15": "T^"}
     verdict = play_readings(service, game_id, table, missed)[-1]["verdict"]
@@ -362,7 +419,7 @@ def test_a_blank_read_facing_another_seat_is_the_movers_and_stays_the_games(app,
     blank read facing North is still South's play, and once named, later frames that read it
     facing West or North again change nothing."""
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = {**CAT_S, "H15": "?v"}                      # South's blank, read facing North
     verdict = play_readings(service, game_id, table, seen)[-1]["verdict"]
@@ -392,7 +449,7 @@ def test_camera_side_chosen_at_set_up_is_used_to_judge(app, client):
         "wordlist": "enable", "camera_side": "N"})
     game_id = response.headers["Location"].rsplit("/", 1)[1]
     assert client.get(f"/api/games/{game_id}").get_json()["camera_side"] == "N"
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     as_the_camera_sees_it = {"I1": "Cv", "H1": "Av", "G1": "Tv"}
     answers = play_readings(service, game_id, service.live_table(game_id), as_the_camera_sees_it)
     verdict = answers[-1]["verdict"]
@@ -401,15 +458,11 @@ def test_camera_side_chosen_at_set_up_is_used_to_judge(app, client):
 
 
 def doubting(spec: dict[str, str], *, maybe_tiles: tuple[str, ...] = (),
-             confidence: dict[str, float] | None = None) -> dict:
+             confidence: dict[str, float] | None = None) -> BoardReading:
     """A reading of ``spec`` that doubts itself as the reader does: warnings on empty cells that
     may hold a tile, and letters read less surely."""
-    data = reading(spec)
-    data["warnings"] = [f"unsure whether {cell} holds a tile (read as empty)"
-                        for cell in maybe_tiles]
-    for cell in data["cells"]:
-        cell["confidence"] = (confidence or {}).get(cell["cell"], 1.0)
-    return data
+    return reading(spec, tuple(f"unsure whether {cell} holds a tile (read as empty)"
+                               for cell in maybe_tiles), confidence)
 
 
 def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, client, make_game):
@@ -417,15 +470,15 @@ def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, cli
     J15. While the table waits for North it asks about J15 and rings it; a tap there makes the
     play CATS, judged again as South's."""
     game_id, auth = make_game()
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = doubting(CAT_S, maybe_tiles=("J15", "B3"))
-    answer = [service.judge_reading(game_id, table, seen) for _ in range(2)][-1]
+    answer = [judge(service, game_id, table, seen) for _ in range(2)][-1]
     assert answer["verdict"]["legal"] and answer["verdict"]["words"][0]["word"] == "CAT"
     question = ("is there a tile on J15, next to CAT? A blank can look like its square: "
                 "tap J15 to add it")
     assert answer["detail"] == question
-    later = service.judge_reading(game_id, table, seen)
+    later = judge(service, game_id, table, seen)
     assert later["waiting_for"] == "a play" and later["detail"] == question
     panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
     assert "is there a tile on J15, next to CAT?" in panel
@@ -437,7 +490,7 @@ def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, cli
     assert [v["player"] for v in state["moves"] if v["legal"]] == ["S"] and state["to_move"] == "N"
     # The camera still sees no tile there: the game keeps its blank, and asks no more (the
     # frames read before the tap no longer outvote it).
-    again = [service.judge_reading(game_id, table, seen) for _ in range(3)]
+    again = [judge(service, game_id, table, seen) for _ in range(3)]
     assert [answer["verdict"] for answer in again] == [None, None, None]
     assert again[-1]["waiting_for"] == "a play" and again[-1]["detail"] == ""
 
@@ -465,7 +518,7 @@ def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, mak
     spec = dict(TWO_PLAYERS, position={"board": format_board_text(tiles_of(position)),
                                        "to_move": "N"}, table={"camera_side": "W"})
     game_id, _ = make_game(spec)
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     # The camera sits at West's side: it names cells and arrows in its own view.
     seen_by_camera = {cell.name: tile.token for cell, tile in
@@ -474,7 +527,7 @@ def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, mak
     blank_cell = next(iter(blank_there)).name
     without_blank = {cell: token for cell, token in seen_by_camera.items() if cell != blank_cell}
 
-    answers = [service.judge_reading(game_id, table, doubting(without_blank,
+    answers = [judge(service, game_id, table, doubting(without_blank,
                                                               maybe_tiles=(blank_cell,)))
                for _ in range(2)]
     assert [a["kept"] for a in answers] == [[blank_cell], [blank_cell]]
@@ -482,14 +535,14 @@ def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, mak
     assert service.state(game_id)["history"] == []
 
     table.fusion.clear()
-    sure = [service.judge_reading(game_id, table, doubting(without_blank)) for _ in range(2)]
+    sure = [judge(service, game_id, table, doubting(without_blank)) for _ in range(2)]
     assert [a["kept"] for a in sure] == [[blank_cell], [blank_cell]]
     assert sure[-1]["verdict"] is None and service.state(game_id)["history"] == []
 
     c_cell = next(iter(live.to_camera_frame(tiles_of({"G15": "C^"}), "W"))).name
     without_c = {cell: token for cell, token in seen_by_camera.items() if cell != c_cell}
     table.fusion.clear()
-    sure = [service.judge_reading(game_id, table, doubting(without_c)) for _ in range(2)]
+    sure = [judge(service, game_id, table, doubting(without_c)) for _ in range(2)]
     verdict = sure[-1]["verdict"]
     assert sure[-1]["kept"] == [] and verdict["legal"] is False
     assert verdict["reason"] == "board-mismatch"
@@ -500,21 +553,21 @@ def test_a_letter_misread_unsurely_is_the_known_tile_and_a_sure_one_is_a_change(
     position = {"G15": "Q^", "H15": "I^", "I15": "T^"}
     game_id, _ = make_game(dict(TWO_PLAYERS, position={
         "board": format_board_text(tiles_of(position)), "to_move": "N"}))
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     misread = {**position, "G15": "O^"}          # a dim Q's tail lost
-    unsure = [service.judge_reading(game_id, table, doubting(misread, confidence={"G15": 0.5}))
+    unsure = [judge(service, game_id, table, doubting(misread, confidence={"G15": 0.5}))
               for _ in range(2)]
     assert unsure[-1]["kept"] == ["G15"] and unsure[-1]["verdict"] is None
     assert unsure[-1]["waiting_for"] == "a play"
     table.fusion.clear()
-    sure = [service.judge_reading(game_id, table, doubting(misread, confidence={"G15": 0.97}))
+    sure = [judge(service, game_id, table, doubting(misread, confidence={"G15": 0.97}))
             for _ in range(2)]
     assert sure[-1]["verdict"]["reason"] == "board-mismatch"
     # North's new word is still judged as North's, with the known tiles settled around it.
     table.fusion.clear()
     played = {**misread, "I1": "Nv", "H1": "Ov"}         # NO on North's home row
-    answer = [service.judge_reading(game_id, table, doubting(played, confidence={"G15": 0.5}))
+    answer = [judge(service, game_id, table, doubting(played, confidence={"G15": 0.5}))
               for _ in range(2)][-1]
     assert answer["kept"] == ["G15"]
     assert answer["verdict"]["legal"] is True and answer["verdict"]["player"] == "N"
@@ -599,14 +652,13 @@ def test_a_tile_half_off_its_square_is_told_while_waiting_in_the_south_view(app,
     south = tiles_of(CAT_S)
     game_id, _ = make_game(dict(TWO_PLAYERS, table={"camera_side": "W"}, position={
         "board": format_board_text(south), "to_move": "N"}))
-    service = app.extensions["tileref"]
+    service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = {cell.name: tile.token for cell, tile in live.to_camera_frame(south, "W").items()}
     t_cell = next(iter(live.to_camera_frame(tiles_of({"I15": "T^"}), "W"))).name
     off = f"tile off its square on {t_cell} (half on the next one: read as {t_cell}'s)"
-    data = reading(seen)
-    data["warnings"] = [off]
-    answer = [service.judge_reading(game_id, table, data) for _ in range(2)][-1]
+    data = reading(seen, (off,))
+    answer = [judge(service, game_id, table, data) for _ in range(2)][-1]
     assert answer["waiting_for"] == "a play" and answer["verdict"] is None
     assert answer["detail"] == "a tile lies half off its square on I15: push it onto its square"
     assert t_cell != "I15"  # the camera's own name for it is not the players'

@@ -269,12 +269,12 @@ def test_a_photo_refused_after_its_board_was_found_shows_where_it_was_found(clie
 
 def test_a_reader_failure_is_one_sentence_and_the_dispute_page_still_helps(client, monkeypatch):
     """A bug in the reader must not show players a stack trace or a dead end."""
-    import webui.service
+    import webui.photos
 
     def broken(*args, **kwargs):
         raise RuntimeError("operands could not be broadcast together")
 
-    monkeypatch.setattr(webui.service, "read_board", broken)
+    monkeypatch.setattr(webui.photos, "read_board", broken)
     ok, data = cv2.imencode(".jpg", np.full((120, 160, 3), 128, np.uint8))
     response = client.post("/api/read", data=data.tobytes(), content_type="image/jpeg")
     assert_error(response, 500)
@@ -362,7 +362,7 @@ def test_a_dispute_photo_is_read_with_the_single_photo_settings_and_a_frame_fast
     ok, data = cv2.imencode(".jpg", np.full((120, 160, 3), 128, np.uint8))
     assert_error(client.post("/api/read", data=data.tobytes(), content_type="image/jpeg"), 422)
     game_id, auth = make_game()
-    service = client.application.extensions["tileref"]
+    service = client.application.extensions["tileref"].table
     table = service.live_table(game_id)
     monkeypatch.setattr(table, "check_view", lambda image: type("Steady", (), {"steady": True})())
     client.post(f"/api/games/{game_id}/frames", data=data.tobytes(), headers=auth,

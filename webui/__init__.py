@@ -2,21 +2,20 @@
 
 ``create_app`` follows Flask's tutorial: local state (the game database, uploaded word lists,
 calibration profiles, the session secret, the HTTPS certificate) lives in the instance folder,
-one blueprint per feature, and one :class:`~webui.service.GameService` holds everything the views
-share. ``test_config`` overrides any setting; ``INSTANCE_PATH`` in it moves the instance folder.
+one blueprint per feature (``webui.views``), and the services the views share, each with one job
+(``webui.services``: the game store, the tables, disputes, word lists, photos), hooked in with
+``init_app``. ``test_config`` overrides any setting; ``INSTANCE_PATH`` in it moves the instance
+folder.
 """
 
 from __future__ import annotations
 
-import logging
 import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # Flask is imported by create_app, so `tileref judge` never loads it.
     from flask import Flask
-
-log = logging.getLogger(__name__)
 
 # Uploads: a phone's full-resolution photo is up to ~20 MB (webui.live.LiveConfig caps photos at
 # 25 MB, frames at 8 MB); a request body beyond this is refused before it is read.
@@ -50,23 +49,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(instance)
 
-    from webui import api, db, live, pages
-    from webui.service import GameService
+    from webui import db, views
+    from webui.services import Services
 
     db.init_app(app)
-    app.extensions["tileref"] = GameService(
-        database=Path(app.config["DATABASE"]),
-        wordlist_dir=Path(app.config["WORDLIST_DIR"]),
-        upload_dir=Path(app.config["UPLOAD_DIR"]),
-        calibration_dir=Path(app.config["CALIBRATION_DIR"]),
-        live_config=app.config.get("LIVE") or live.LiveConfig(),
-    )
-    app.register_blueprint(api.bp)
-    app.register_blueprint(pages.bp)
-    from webui import variants  # issue 6: the colonization and firstdraft screens
-
-    app.register_blueprint(variants.bp)
-    _register_error_handlers(app)
+    Services.from_config(app.config).init_app(app)
+    views.init_app(app)
     return app
 
 
@@ -77,47 +65,3 @@ def _instance_secret(instance: Path) -> str:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
-
-
-def _wants_json() -> bool:
-    from flask import request
-
-    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
-
-
-def _register_error_handlers(app: Flask) -> None:
-    """Every error is one sentence: JSON under /api/, a small page elsewhere; no stack traces."""
-    from flask import jsonify, render_template, request
-    from werkzeug.exceptions import HTTPException
-
-    messages = {
-        400: "The request is malformed.",
-        401: "This needs the game's token.",
-        403: "Wrong token for this game.",
-        404: "There is nothing here.",
-        405: "That method is not allowed here.",
-        413: f"The upload is too big (the limit is "
-             f"{app.config['MAX_CONTENT_LENGTH'] // (1024 * 1024)} MB).",
-        500: "Something went wrong on the server; nothing was changed.",
-    }
-
-    def respond(status: int, message: str) -> Any:
-        if _wants_json():
-            return jsonify({"error": message}), status
-        return render_template("error.html", status=status, message=message), status
-
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Any:
-        status = error.code or 500
-        return respond(status, messages.get(status, error.name + "."))
-
-    @app.errorhandler(Exception)
-    def unexpected(error: Exception) -> Any:
-        log.exception("unhandled error on %s %s", request.method, request.path)
-        return respond(500, messages[500])
-
-
-def get_service() -> Any:
-    from flask import current_app
-
-    return current_app.extensions["tileref"]

@@ -2,7 +2,7 @@
 
 For a camera fixed above the table and plugged into the machine that runs the referee. A thread
 grabs frames, and a few times a second hands one (as JPEG, exactly what a browser would post) to
-the game service, for the game most recently opened on a screen. The service does the rest:
+the table (``webui.table``), for the game most recently opened on a screen. It does the rest:
 steadiness, fusion, judging. The browser then only shows the board.
 """
 

@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+if TYPE_CHECKING:  # the store uses this module without Flask
+    from flask import Flask
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

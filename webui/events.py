@@ -2,14 +2,16 @@
 
 The log (``webui.db``) is the truth; a :class:`GameSession` is what replaying it yields: the
 referee's ``Game`` with every move re-judged, the verdicts so far, the tiles the players still
-have to lift off, the corrections made at the table and the board corners set by hand. The web
-service keeps sessions in memory as a cache and appends an event before it acknowledges anything,
-so a session thrown away (a crash, a restart) is rebuilt exactly by :func:`replay`.
+have to lift off, the corrections made at the table and the board corners set by hand. The game
+store (``webui.store``) keeps sessions in memory as a cache and appends an event before it
+acknowledges anything, so a session thrown away (a crash, a restart) is rebuilt exactly by
+:func:`replay`.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,24 +63,44 @@ class GameSession:
     def camera_side(self) -> str:
         return str(self.spec.get("table", {}).get("camera_side", "S"))
 
-    def apply(self, event: Event) -> dict[str, Any] | None:
-        """Apply one event; returns the verdict for a move event, else None."""
-        if event.seq != self.seq + 1:
-            raise ReplayError(f"event {event.seq} out of order (expected {self.seq + 1})")
+    def apply(self, event: Event) -> None:
+        """Apply one event of the log (a move is judged again, as the referee judges it now)."""
+        self._check_order(event)
         handler = getattr(self, f"_apply_{event.kind}", None)
         if handler is None:
             raise ReplayError(f"unknown event kind {event.kind!r}")
-        result = handler(event)
+        handler(event)
         self.seq = event.seq
-        return result
 
-    def _apply_move(self, event: Event) -> dict[str, Any]:
+    def apply_judged(self, event: Event, verdict: dict[str, Any],
+                     reading: Mapping[Cell, Tile] | None) -> None:
+        """Apply a move event whose move this session's game has just judged (the store judges
+        a move once, before recording it): ``verdict`` is that verdict as stored, ``reading``
+        the board the camera read, if the move came from it."""
+        self._check_order(event)
+        if event.kind != MOVE:
+            raise ReplayError(f"event {event.seq} is no move")
+        self._moved(event, verdict, reading)
+        self.seq = event.seq
+
+    def _check_order(self, event: Event) -> None:
+        if event.seq != self.seq + 1:
+            raise ReplayError(f"event {event.seq} out of order (expected {self.seq + 1})")
+
+    def _apply_move(self, event: Event) -> None:
         move = type(self.game).move_from_json(event.payload["move"])
         verdict = self.game.judge(move).to_json()
         stored = event.payload.get("verdict")
         if stored is not None and stored.get("legal") != verdict.get("legal"):
             log.warning("game %s event %s: replayed verdict differs from the acknowledged one",
                         self.game_id, event.seq)
+        reading = event.payload.get("reading")
+        self._moved(event, verdict, parse_board_text(reading) if reading else None)
+
+    def _moved(self, event: Event, verdict: dict[str, Any],
+               reading: Mapping[Cell, Tile] | None) -> None:
+        """The session's books after a judged move: its verdict, the tiles to lift, the
+        camera's last reading."""
         self.verdicts.append(verdict)
         self.history.append({"seq": event.seq, "move": event.payload["move"],
                              "source": event.payload.get("source", "api"),
@@ -90,16 +112,14 @@ class GameSession:
             still = [name for name in self.pending_remove if name not in occupied]
             self.pending_remove = still + [name for name in verdict.get("remove") or []
                                            if name not in still]
-        reading = event.payload.get("reading")
-        if reading:
-            self.last_reading = parse_board_text(reading)
+        if reading is not None:
+            self.last_reading = dict(reading)
             self.last_reading_seq = event.seq
         elif verdict.get("legal"):
             # A typed play, pass or exchange moved the game past the camera's last picture: a
             # correction now starts from the game's board, not from that stale reading.
             self.last_reading = None
             self.last_reading_seq = None
-        return verdict
 
     def _apply_undo(self, event: Event) -> None:
         index = self.last_legal_index()

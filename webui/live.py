@@ -4,8 +4,8 @@ A camera at the table sends several pictures a second; almost all of them show e
 board as before or a board with a hand over it. This module keeps, per game, the steadiness
 tracker (``vision.steady``), a short window of steady readings that must agree cell by cell before
 the referee sees them (one misread frame never becomes a move), and what the table is waiting for.
-It knows boards as ``{Cell: Tile}`` and nothing about the rules: the service decides what a fused
-board means for the game.
+It knows boards as ``{Cell: Tile}`` and nothing about the rules: the table (``webui.table``)
+decides what a fused board means for the game.
 """
 
 from __future__ import annotations

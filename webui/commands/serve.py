@@ -79,8 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if args.camera is not None:
         from webui.camera import CameraError, ServerCamera
 
-        service = app.extensions["tileref"]
-        camera = ServerCamera(args.camera, service.feed_active_game)
+        camera = ServerCamera(args.camera, app.extensions["tileref"].table.feed_active_game)
         try:
             camera.start()
         except CameraError as error:

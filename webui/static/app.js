@@ -56,7 +56,7 @@
     const blank = tile.startsWith("?");
     fixForm.letter.value = tile && !blank ? tile[0] : "";
     fixForm.letter.placeholder = blank ? "a–z" : "";
-    fixForm.arrow.value = tile.length > 1 ? tile[1] : (root.dataset.ruleset === "scrabble" ? "" : "^");
+    fixForm.arrow.value = tile.length > 1 ? tile[1] : ("seated" in root.dataset ? "^" : "");
     dialog.dataset.cell = cell;
     dialog.showModal();
   }

@@ -54,11 +54,8 @@
       if (!response.ok) { show("Camera frame refused", data.error); return; }
       if (data.reading) { reads += 1; read.textContent = reads; }
       show("Waiting for " + data.waiting_for, data.detail);
-      if (data.verdict) {
-        const v = data.verdict;
-        const main = v.legal && v.words && v.words.length ? v.words[0].word + " for " + v.score : "";
-        show(v.legal ? "Judged: legal" : "Judged: not legal", v.legal ? main : v.message);
-      }
+      // The server words the verdict (the same sentences as the referee board's).
+      if (data.said) show(data.said.headline, data.said.details.join(" "));
     } catch (error) {
       show("Lost the server", String(error));
     } finally {

@@ -1,0 +1,32 @@
+"""What the web layer asks a ruleset about the table: the figure beside each player's name, the
+words behind it, whether players have seats, whether the game is played on the table's board.
+
+The referee answers (``referee.game.Game``'s hooks); the web layer never names a ruleset to
+decide these.
+"""
+
+from __future__ import annotations
+
+from referee import Cell, Direction, Play, find_ruleset, known_rulesets, new_game
+
+
+def test_archipelago_shows_each_seats_strength_and_its_active_words() -> None:
+    game = new_game("archipelago", [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}])
+    game.push(Play("S", "CAT", Cell.parse("G15"), Direction.ACROSS))
+    assert game.standing == "strength"
+    assert game.standings() == game.state()["strength"] == {"S": 5, "N": 0}
+    assert game.standing_words("S") == ["CAT"] and game.standing_words("N") == []
+
+
+def test_scrabble_shows_each_players_score_and_no_words() -> None:
+    game = new_game("scrabble", [{"name": "Ann"}, {"name": "Bo"}])
+    verdict = game.push(Play("Ann", "CAT", Cell.parse("G8"), Direction.ACROSS))
+    assert game.standing == "score"
+    assert game.standings() == game.state()["scores"] == {"Ann": verdict.score, "Bo": 0}
+    assert game.standing_words("Ann") == []
+
+
+def test_only_first_draft_is_played_off_the_table_board() -> None:
+    off_the_board = [name for name in known_rulesets() if not find_ruleset(name).table_board]
+    assert off_the_board == ["firstdraft"]
+    assert find_ruleset("archipelago").seated and not find_ruleset("scrabble").seated

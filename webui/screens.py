@@ -1,0 +1,322 @@
+"""What each table screen shows: its template context, built from the game's state.
+
+The referee board (archipelago, scrabble) draws the board with its marks and a panel of players,
+the last verdict and the recent moves; Colonization and First Draft have screens of their own
+(:data:`SCREENS`). Nothing here knows the rules: verdicts are worded by ``webui.wording``, the
+board is drawn by ``webui.boardsvg``, and what differs between rulesets (seats, the figure beside
+a player's name) is asked of the referee's game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from referee.boardtext import Tile
+from referee.cells import Cell, Seat
+from referee.colonization import ENGLISH
+from referee.tiles import load_tile_set
+from vision.reading import warned_cells
+from webui import boardsvg
+from webui.wording import describe, labels, recent
+
+if TYPE_CHECKING:
+    from webui.events import GameSession
+    from webui.services import Services
+
+PLAYER_COLOURS = ("S", "W", "N", "E")
+"""Players are coloured by turn order with the four seat colours of ``style.css``."""
+NO_VERDICT: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class ScreenConfig:
+    """What the screens show; every number in one place."""
+
+    recent_moves: int = 10
+    """Moves listed on Colonization's and First Draft's screens..."""
+    board_recent_moves: int = 8
+    """...and on the referee board."""
+
+
+CONFIG = ScreenConfig()
+
+
+# -- the board as drawn ------------------------------------------------------------------------
+
+def premium_layout(options: Mapping[str, Any]) -> dict[Cell, str]:
+    """Premium squares as drawn: ``classic`` unless the game's preset is ``seed``."""
+    try:
+        from referee.layouts import load_layout
+        layout = load_layout("seed" if options.get("preset") == "seed" else "classic")
+    except (ImportError, ValueError):
+        return {}
+    return {cell: premium.value for cell, premium in layout.premiums.items()}
+
+
+def draw_board(tiles: Mapping[Cell, Tile], options: Mapping[str, Any], *, seated: bool = False,
+               owners: Mapping[Cell, str] | None = None,
+               marks: Mapping[str, Iterable[str]] | None = None,
+               ghosts: Mapping[str, str] | None = None, interactive: bool = False) -> str:
+    """The SVG of a game's board: the premium squares of its preset and the tile values of
+    its tile set (``options``); ``seated``: players sit at sides, so a tile is coloured as the
+    seat its top faces (``referee.game.Game.seated``), unless ``owners`` colour the tiles."""
+    tile_set = load_tile_set(str(options.get("tiles") or "english"))
+    if owners is None and seated:
+        owners = {cell: Seat.from_rotation(tile.rotation).value for cell, tile in tiles.items()
+                  if tile.rotation is not None}
+    return boardsvg.board(
+        tiles, premiums=premium_layout(options), owners=owners, marks=marks, ghosts=ghosts,
+        values={cell: tile_set.value(tile.letter, tile.blank) for cell, tile in tiles.items()},
+        interactive=interactive)
+
+
+# -- the referee board ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SeenBoard:
+    """The camera's refused reading drawn over the game's board, so a misread can be tapped."""
+
+    tiles: dict[Cell, Tile]
+    seen: list[str]       # cells where the reading differs from the game (drawn dashed)
+    missing: list[str]    # cells the game has and the reading lacks
+    blanks: list[str]     # blanks read but not yet named
+
+
+def seen_board(session: GameSession) -> SeenBoard | None:
+    """What to draw after an illegal camera play: the reading, its differences marked."""
+    last = session.verdicts[-1] if session.verdicts else None
+    reading = session.last_reading
+    latest = bool(session.history) and session.last_reading_seq == session.history[-1]["seq"]
+    if not (latest and last and not last.get("legal") and reading is not None):
+        return None
+    board = session.game.board.tiles
+    seen = sorted((cell for cell, tile in reading.items() if board.get(cell) != tile),
+                  key=lambda cell: (cell.row, cell.col))
+    missing = sorted((cell for cell in board if cell not in reading),
+                     key=lambda cell: (cell.row, cell.col))
+    if not seen and not missing:
+        return None
+    return SeenBoard(tiles={**board, **reading}, seen=[cell.name for cell in seen],
+                     missing=[cell.name for cell in missing],
+                     blanks=[cell.name for cell in seen if reading[cell].letter == "?"])
+
+
+def panel_context(services: Services, game_id: str) -> dict[str, Any]:
+    state = services.table.state(game_id)
+    game_session = services.store.session(game_id)
+    options = game_session.spec.get("options") or {}
+    last = state["moves"][-1] if state["moves"] else None
+    last_move = state["history"][-1]["move"] if state["history"] else None
+    marks: dict[str, list[str]] = {"remove": state["pending_remove"]}
+    if last and last.get("legal"):
+        placed = [cell for word in (last.get("words") or [])[:1] for cell in word["cells"]]
+        marks["placed"] = placed
+        marks["captured"] = list(last.get("captured_tiles") or [])
+    elif last:
+        marks["check"] = list(last.get("gaps") or [])  # where a tile may lie unseen
+    seen = seen_board(game_session)
+    if seen is not None:
+        marks["seen"] = seen.seen
+        marks["missing"] = seen.missing
+    table = state.get("live") or {}
+    if (not state["pending_remove"] and table.get("detail")
+            and table.get("waiting_for") == state["waiting_for"]):
+        # The squares the table is told about while it waits (a tile half off its square, a
+        # tile the last word may have that went unseen) are ringed on the board, as the panel
+        # shows the words (_panel.html).
+        marks["check"] = [*marks.get("check", []), *warned_cells([table["detail"]])]
+    ghosts = {}
+    for verdict in state["moves"][-1:]:
+        for captured in verdict.get("captured_words") or []:
+            for letter, cell in zip(captured["word"], captured["cells"], strict=False):
+                ghosts[cell] = letter.upper()
+    game = game_session.game
+    names = labels(game.players)
+    figures = game.standings()
+    players = []
+    for player in state["players"]:
+        pid = player["id"]
+        row = {"id": pid, "label": names.get(pid, pid), "seat": player.get("seat"),
+               "to_move": state.get("to_move") == pid,
+               "eliminated": pid in (state.get("eliminated") or [])}
+        if figures:
+            row["figure"] = figures.get(pid, 0)
+            row["words"] = [word.upper() for word in game.standing_words(pid)]
+        players.append(row)
+    described = describe(last, last_move, names) if last else None
+    if described is not None and seen is not None:
+        offered = set((last or {}).get("blank_offers") or {})
+        unnamed = [cell for cell in seen.blanks if cell not in offered]
+        if unnamed:
+            described["details"].append(
+                f"Tap {', '.join(unnamed)} to name the blank there (its letter in lower case).")
+        described["details"].append("Dashed tiles are what the camera read: tap one to "
+                                    "correct it.")
+    return {
+        "game_id": game_id,
+        "state": state,
+        "board_svg": draw_board(seen.tiles if seen is not None else game.board.tiles, options,
+                                seated=game.seated, marks=marks, ghosts=ghosts,
+                                interactive=True),
+        "last": described,
+        "players": players,
+        "recent": recent(state["history"], state["moves"], names, CONFIG.board_recent_moves),
+        "figure_name": game.standing,
+        "seated": game.seated,
+        "to_move_label": names.get(state["to_move"], state["to_move"]) if state.get("to_move")
+        else None,
+        "winner_label": names.get(state["winner"], state["winner"]) if state.get("winner")
+        else None,
+    }
+
+
+def _last(state: dict[str, Any]) -> dict[str, Any] | None:
+    if not state["moves"]:
+        return None
+    return describe(state["moves"][-1], state["history"][-1]["move"])
+
+
+def _recent(state: dict[str, Any]) -> list[dict[str, Any]]:
+    return recent(state["history"], state["moves"], None, CONFIG.recent_moves)
+
+
+# -- colonization ----------------------------------------------------------------------------
+
+def owner_colours(state: dict[str, Any]) -> dict[str, str]:
+    colours = {p["id"]: PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
+               for i, p in enumerate(state["players"])}
+    colours[ENGLISH] = "english"
+    return colours
+
+
+def cell_owners(words: list[dict[str, Any]], colours: dict[str, str]) -> dict[str, str]:
+    """The colour of each tile: white once any word through it is English, else the colour of
+    the first word laid through it (the player who put the tile down)."""
+    owners: dict[str, str] = {}
+    for word in words:
+        for name in word["cells"]:
+            if word["owner"] == ENGLISH:
+                owners[name] = colours[ENGLISH]
+            else:
+                owners.setdefault(name, colours.get(word["owner"], "none"))
+    return owners
+
+
+def colonization_context(services: Services, game_id: str) -> dict[str, Any]:
+    state = services.table.state(game_id)
+    session = services.store.session(game_id)
+    game, options = session.game, session.spec.get("options") or {}
+    colours = owner_colours(state)
+    words = state.get("words") or []
+    owners = cell_owners(words, colours)
+    last = state["moves"][-1] if state["moves"] else NO_VERDICT
+    placed = {name for word in (last.get("words") or [])[:1] for name in word["cells"]} \
+        if last.get("legal") else set()
+    tiles = game.board.tiles
+    # Colouring tiles by the words' owners; the values printed are English's, as always here.
+    board_svg = draw_board(tiles, {**options, "tiles": "english"},
+                           owners={cell: owners[cell.name] for cell in tiles
+                                   if cell.name in owners},
+                           marks={"placed": placed})
+    scores = state.get("scores") or {}
+    languages = state.get("languages") or {}
+    to_move = state.get("to_move")
+    players = []
+    for player in state["players"]:
+        pid = player["id"]
+        players.append({
+            "id": pid, "name": player["name"], "colour": colours[pid],
+            "language": languages.get(pid), "score": scores.get(pid, 0),
+            "words": [w for w in words if w["owner"] == pid], "to_move": to_move == pid,
+            "transform_used": pid in (state.get("transforms_used") or [])})
+    english = {"present": ENGLISH in (state.get("order") or []),
+               "score": scores.get(ENGLISH, 0), "to_move": to_move == ENGLISH,
+               "words": [w for w in words if w["owner"] == ENGLISH]}
+    if state.get("winner") is not None or (to_move is None and state["moves"]):
+        phase = "over"
+    elif len(languages) < len(state["players"]):
+        phase = "languages"
+    elif state.get("awaiting_agreement"):
+        phase = "agree"
+    elif to_move == ENGLISH:
+        phase = "english"
+    else:
+        phase = "play"
+    last_play = None
+    if phase == "agree":
+        last_play = next((entry["move"] for entry in reversed(state["history"])
+                          if entry["legal"]), None)
+    targets = [w | {"dir": "down" if len(w["cells"]) > 1 and w["cells"][0][0] ==
+                    w["cells"][1][0] else "across"}
+               for w in words if w["owner"] not in (to_move, ENGLISH)
+               and to_move not in (state.get("transforms_used") or [])]
+    ranking = sorted(([p["name"], p["score"]] for p in players), key=lambda r: -r[1])
+    if english["present"]:
+        ranking = sorted(ranking + [[ENGLISH, english["score"]]], key=lambda r: -r[1])
+    return {
+        "game_id": game_id, "state": state, "board_svg": board_svg, "players": players,
+        "english": english, "phase": phase, "to_move": to_move, "targets": targets,
+        "order": state.get("order") or [], "colours": colours,
+        "last": _last(state), "last_play": last_play,
+        "agree_by": (last_play or {}).get("player") or (state["players"][0]["id"]),
+        "recent": _recent(state), "ranking": ranking,
+        "winner": state.get("winner"), "unnamed": [p for p in players if not p["language"]],
+        "racks_to_count": phase == "over" and "adjustments" not in state,
+    }
+
+
+# -- first draft -----------------------------------------------------------------------------
+
+def firstdraft_context(services: Services, game_id: str) -> dict[str, Any]:
+    state = services.table.state(game_id)
+    game = services.store.session(game_id).game
+    to_move = state.get("to_move")
+    over = to_move is None
+    in_hand = state.get("in_hand")
+    players = player_rows(state, state["boards"])
+    mover_coins = next((p["board"]["coins"] for p in players if p["id"] == to_move), 0)
+    line = [coaster | {"position": index, "cost": index - 1,
+                       "affordable": index - 1 <= mover_coins}
+            for index, coaster in enumerate(state.get("line") or [], start=1)]
+    tally = []
+    if over:
+        scores = state.get("scores") or {}
+        for player in players:
+            board = player["board"]
+            unsold = sum(game.sale_price(row) or 0 for row in board["rows"])
+            tally.append({"name": player["name"], "coins": board["coins"], "unsold": unsold,
+                          "face_down": board["face_down"], "total": scores.get(player["id"], 0)})
+        tally.sort(key=lambda row: -row["total"])
+    pool_size = game.rules.pool_size
+    placing = None
+    if in_hand is not None and to_move is not None:
+        mover = next(p for p in players if p["id"] == to_move)["board"]
+        letters = "".join(sorted(mover["pool"] + in_hand["letters"]))
+        placing = {"letters": in_hand["letters"], "rows": mover["rows"],
+                   "pool": letters[:pool_size], "face_down": letters[pool_size:]}
+    return {
+        "game_id": game_id, "state": state, "players": players, "line": line,
+        "in_hand": in_hand, "to_move": to_move, "over": over, "placing": placing,
+        "tally": tally, "winner": state.get("winner"), "pool_size": pool_size,
+        "row_length": game.rules.row_length,
+        "last": _last(state),
+        "recent": _recent(state),
+    }
+
+
+def player_rows(state: dict[str, Any], boards: dict[str, Any]) -> list[dict[str, Any]]:
+    """The state's player list joined with the referee's boards (keyed by name)."""
+    return [{"id": player["id"], "name": player["name"], "board": boards[player["id"]],
+             "colour": PLAYER_COLOURS[index % len(PLAYER_COLOURS)],
+             "to_move": state.get("to_move") == player["id"]}
+            for index, player in enumerate(state["players"])]
+
+
+SCREENS: dict[str, Callable[[Services, str], dict[str, Any]]] = {
+    "colonization": colonization_context,
+    "firstdraft": firstdraft_context,
+}
+"""The rulesets with a screen of their own (``/table/<id>``, template ``<ruleset>.html``), and
+what builds its context; the others are played on the referee board."""

@@ -1,0 +1,397 @@
+"""The table: what a game's camera sees, turned into the plays the referee judges.
+
+A camera frame is decoded and checked for a steady view (``webui.live``), read (``vision``),
+settled with the tiles the game already holds (:func:`vision.known.settle`), fused with the
+frames before it, and only then compared with the game: tiles still to be lifted off, the same
+board again, or a new board, which becomes the mover's snapshot, recorded through the game store.
+The players' corrections of a misread square and the board corners dragged by hand are the
+table's too. The live state of a camera (its steadiness, its last frames, what the table waits
+for) is kept in memory: frames are not history.
+
+No Flask here; the views call :class:`Table` and turn its answers into responses.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from referee.boardtext import Tile
+from referee.cells import Cell
+from referee.errors import IllegalPlayError
+from referee.game import Verdict
+from referee.moves import Snapshot
+from vision.known import Doubts, settle
+from webui import events, live
+from webui.errors import Conflict, ServiceError, one_line
+from webui.events import GameSession
+from webui.photos import Photos, parse_corners, read_board
+from webui.store import GameStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FrameAnswer:
+    """What a camera frame came to: what the table waits for and why, the reading (a
+    ``vision.reading.BoardReading``, None when the frame was not read), the verdict on the play
+    it showed (None until one is judged), and the cells where the game's own tile overruled a
+    doubtful reading (named in the camera's view). JSON only at the edge: :meth:`to_json`."""
+
+    waiting_for: str
+    detail: str = ""
+    reading: Any = None
+    verdict: Verdict | None = None
+    kept: tuple[Cell, ...] = ()
+    skipped: bool = False
+    """The frame came while the one before it was still being read, and was dropped."""
+
+    def to_json(self) -> dict[str, Any]:
+        """FORMATS.md's frames answer, with docs/formats.md's ``detail``, ``kept``, ``skipped``."""
+        data: dict[str, Any] = {
+            "reading": self.reading.to_json() if self.reading is not None else None,
+            "verdict": self.verdict.to_json() if self.verdict is not None else None,
+            "waiting_for": self.waiting_for, "detail": self.detail,
+            "kept": [cell.name for cell in self.kept]}
+        if self.skipped:
+            data["skipped"] = True
+        return data
+
+
+class Table:
+    """The tables of every game of one app: their cameras and the corrections made there."""
+
+    def __init__(self, store: GameStore, photos: Photos, config: live.LiveConfig,
+                 calibration_dir: Path | None = None) -> None:
+        self.store = store
+        self.photos = photos
+        self.config = config
+        self.calibration_dir = calibration_dir
+        self._live: dict[str, live.LiveTable] = {}
+        self._live_lock = threading.Lock()
+        self._active_game: str | None = None
+        store.subscribe(self._after_event)
+
+    def _after_event(self, game_id: str, kind: str, payload: dict[str, Any]) -> None:
+        table = self._live.get(game_id)
+        if table is not None and payload.get("source") != "camera":
+            # A player acted (typed, corrected, undid): the camera's last remark, such as
+            # "the last reading was judged", no longer describes the table, nor do the
+            # frames read before: a blank put in by a tap (which the camera did not see)
+            # was outvoted by them, and the next frame judged it gone.
+            table.set_status(live.WAIT_PLAY, "")
+            table.fusion.clear()
+
+    # -- what the table shows ------------------------------------------------------------------
+
+    def state(self, game_id: str) -> dict[str, Any]:
+        """GET /api/games/<id>: the store's state plus what the table waits for."""
+        with self.store.lock(game_id):
+            state = self.store.state(game_id)
+            session = self.store.session(game_id)
+            table = self._live.get(game_id)
+            state["waiting_for"] = self._waiting_for(session, table)
+            state["live"] = table.status.to_json() if table else None
+            return state
+
+    def _waiting_for(self, session: GameSession, table: live.LiveTable | None) -> str:
+        if session.game.is_over:
+            return live.WAIT_GAME_OVER
+        if session.pending_remove:
+            return live.WAIT_REMOVAL
+        if table is not None and table.status.waiting_for in (live.WAIT_STEADY, live.WAIT_BOARD) \
+                and time.time() - table.status.updated_at < 10:
+            return table.status.waiting_for
+        return live.WAIT_PLAY
+
+    def live_table(self, game_id: str) -> live.LiveTable:
+        with self._live_lock:
+            table = self._live.get(game_id)
+            if table is None:
+                table = self._live[game_id] = live.LiveTable(self.config)
+            return table
+
+    def last_frame_jpeg(self, game_id: str) -> bytes | None:
+        """The camera's last frame of a game, if one came: asking makes no live table (a GET
+        changes no state, the live camera's included)."""
+        self.store.session(game_id)
+        with self._live_lock:
+            table = self._live.get(game_id)
+        return None if table is None else table.last_frame_jpeg
+
+    def calibration_profiles(self) -> list[str]:
+        """Profiles in the instance folder (``tileref calibrate`` writes them), by name."""
+        if self.calibration_dir is None or not self.calibration_dir.is_dir():
+            return []
+        return sorted(path.stem for path in self.calibration_dir.glob("*.json"))
+
+    def mark_active(self, game_id: str) -> None:
+        """The game last opened on a screen: the server's own camera feeds that one."""
+        self._active_game = game_id
+
+    def feed_active_game(self, data: bytes) -> None:
+        game_id = self._active_game
+        if game_id is not None:
+            self.frame(game_id, data)
+
+    # -- the players' hand on the table ----------------------------------------------------
+
+    def undo(self, game_id: str, source: str = "player") -> None:
+        """Take back the last legal move; the camera, which still sees its tiles until the
+        players take them back, does not play them again."""
+        with self.store.lock(game_id):
+            session = self.store.session(game_id)
+            index = session.last_legal_index()
+            if index is None:
+                raise Conflict("there is no move to undo")
+            # What the camera sees until the players take the tiles back: not a new play.
+            seen = dict(session.game.board.tiles)
+            if session.last_reading is not None \
+                    and session.last_reading_seq == session.history[index]["seq"]:
+                seen = dict(session.last_reading)
+            self.store.record(game_id, events.UNDO, {"source": source})
+            table = self._live.get(game_id)
+            if table is not None:
+                table.last_judged = seen
+
+    def set_corners(self, game_id: str, body: object) -> None:
+        """The board's corners in the camera's frames, dragged by hand (or None: find them)."""
+        if not isinstance(body, dict) or "corners" not in body:
+            raise ServiceError("send {'corners': four [x, y] points, or null to find the board}")
+        corners = body["corners"]
+        if corners is not None:
+            corners = parse_corners(corners)
+        self.store.record(game_id, events.CORNERS, {"corners": corners})
+        table = self._live.get(game_id)
+        if table is not None:
+            table.fusion.clear()
+            table.last_judged = None
+
+    def correct(self, game_id: str, body: object, source: str = "player") -> Verdict | None:
+        """Fix one cell of the last reading (letter, rotation, blank, or empty) and re-judge.
+
+        If the last move was judged from that reading, it is taken back first, so the corrected
+        board is judged as the same player's play. Returns the verdict, if a play was judged.
+        """
+        if not isinstance(body, dict) or not isinstance(body.get("cell"), str):
+            raise ServiceError("a correction is {'cell': 'H8', 'tile': 'E^' or null}")
+        try:
+            cell = Cell.parse(body["cell"])
+        except ValueError as error:
+            raise ServiceError(str(error)) from None
+        token = body.get("tile")
+        if token in ("", "."):
+            token = None
+        if token is not None:
+            if not isinstance(token, str):
+                raise ServiceError("'tile' must be a board-text token like 'E^', 'e>' or '?'")
+            try:
+                token = Tile.parse(token.strip()).token
+            except ValueError as error:
+                raise ServiceError(str(error)) from None
+        with self.store.lock(game_id):
+            session = self.store.session(game_id)
+            if session.game.is_over:
+                raise Conflict("the game is over")
+            refused = _board_play_refused(session)
+            if refused:
+                raise ServiceError(refused)
+            reading = dict(session.last_reading if session.last_reading is not None
+                           else session.game.board.tiles)
+            seen = reading.get(cell)
+            seen_token = seen.token if seen else None
+            previous = session.overrides.get(cell)
+            if previous is not None and previous[1] == seen_token:
+                seen_token = previous[0]  # keep what the camera itself sees there
+            self.store.record(game_id, events.CORRECTION, {
+                "cell": cell.name, "tile": token, "source": source, "seen": seen_token})
+            return self._rejudge_reading(game_id, source)
+
+    def _rejudge_reading(self, game_id: str, source: str) -> Verdict | None:
+        session = self.store.session(game_id)
+        reading = dict(session.last_reading or {})
+        last_legal = session.last_legal_index()
+        if session.last_reading_seq is not None and last_legal is not None \
+                and session.history[last_legal]["seq"] == session.last_reading_seq:
+            self.store.record(game_id, events.UNDO, {"source": source})
+            session = self.store.session(game_id)
+        board = dict(session.game.board.tiles)
+        if live.same_board(reading, board):
+            return None
+        mover = session.game.to_move
+        if mover is None:
+            return None
+        snapshot = Snapshot(mover.id, live.keep_designated_blanks(reading, board))
+        return self.store.record_move(game_id, snapshot, source, reading=reading)
+
+    # -- the camera ------------------------------------------------------------------------
+
+    def frame(self, game_id: str, data: bytes) -> FrameAnswer:
+        """POST /api/games/<id>/frames: one camera frame → reading, verdict, what we wait for."""
+        from vision.errors import VisionError
+
+        refused = _board_play_refused(self.store.session(game_id))
+        if refused:
+            raise ServiceError(refused)
+        # Decoded before the live table is touched: a frame that is no image changes nothing
+        # (a few milliseconds, against the tenth of a second a frame takes to read).
+        image = self.photos.frame(data)
+        table = self.live_table(game_id)
+        if not table.lock.acquire(blocking=False):
+            # The previous frame of this game is still being read: drop this one (the camera
+            # sends another shortly), rather than queueing work on two shared cores.
+            return FrameAnswer(table.status.waiting_for, "busy reading the previous frame",
+                               skipped=True)
+        try:
+            table.last_frame_jpeg = data if data[:3] == b"\xff\xd8\xff" else None
+            table.last_frame_size = (int(image.shape[1]), int(image.shape[0]))
+            check = table.check_view(image)
+            if not check.steady:
+                return self._frame_answer(game_id, table, None, None, live.WAIT_STEADY,
+                                          check.state.waiting_message)
+            session = self.store.session(game_id)
+            corners = session.corners or self._profile_corners(session, image)
+            try:
+                reading = read_board(image, corners, session.game.tile_set.name)
+            except VisionError as error:
+                table.fusion.clear()
+                return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
+                                          one_line(error))
+            except Exception:  # a reader bug must not stop the game: log it, try the next
+                log.exception("game %s: the board reader failed on a frame", game_id)
+                table.fusion.clear()
+                return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
+                                          "the board reader failed on this frame")
+            return self.judge_reading(game_id, table, reading)
+        finally:
+            table.lock.release()
+
+    def _profile_corners(self, session: GameSession, image: Any) -> Any:
+        name = session.spec.get("table", {}).get("calibration")
+        if not name or self.calibration_dir is None:
+            return None
+        path = self.calibration_dir / f"{name}.json"
+        if not path.is_file():
+            return None
+        from calibration.profile import CalibrationProfile
+
+        try:
+            return CalibrationProfile.load(path).corners_for(image)
+        except ValueError:  # a broken profile: find the board in the frame instead
+            return None
+
+    def judge_reading(self, game_id: str, table: live.LiveTable, reading: Any) -> FrameAnswer:
+        """What a steady reading (``vision.reading.BoardReading``) means for the game: settle
+        its doubts with the game's board (:func:`vision.known.settle`), fuse, then wait,
+        confirm or judge.
+
+        The part of frame handling after the reader (the tests drive it with truth readings).
+        """
+        session = self.store.session(game_id)
+        # Where the camera doubts a square the game knows (a blank the colour of its square,
+        # a dim Q), the game's tile stands; a sure reading still reports a tile gone or changed.
+        known = {cell: tile for cell, tile in session.game.board.tiles.items()
+                 if cell.name not in session.pending_remove}
+        seen, kept = settle(reading.tiles(), live.to_camera_frame(known, session.camera_side),
+                            Doubts.of_reading(reading))
+        answer = self._judge_seen(game_id, table, reading,
+                                  live.to_south_frame(seen, session.camera_side))
+        return replace(answer, kept=tuple(kept))
+
+    def _judge_seen(self, game_id: str, table: live.LiveTable, reading: Any,
+                    seen: live.Board) -> FrameAnswer:
+        """The rest of :meth:`judge_reading`, on the settled board in the South view."""
+        session = self.store.session(game_id)
+        if not session.game.seated:  # without seats a tile's rotation says nothing
+            seen = live.without_rotation(seen)
+        elif (mover := session.game.to_move) is not None and mover.seat is not None:
+            seen = live.blanks_as_placed(seen, session.game.board.tiles, mover.seat.rotation)
+        for cell, (was, fixed) in session.overrides.items():
+            current = seen.get(cell)
+            if (current.token if current else None) == was:
+                if fixed:
+                    seen[cell] = Tile.parse(fixed)
+                else:
+                    seen.pop(cell, None)
+        fused = table.fusion.add(seen)
+        if fused is None:
+            return self._frame_answer(game_id, table, reading, None, live.WAIT_STEADY,
+                                      "checking the reading against the next frames")
+        with self.store.lock(game_id):
+            session = self.store.session(game_id)
+            game = session.game
+            board = dict(game.board.tiles)
+            if game.is_over:
+                return self._frame_answer(game_id, table, reading, None,
+                                          live.WAIT_GAME_OVER, "")
+            if session.pending_remove:
+                still = [name for name in session.pending_remove if Cell.parse(name) in fused]
+                if still:
+                    return self._frame_answer(game_id, table, reading, None,
+                                              live.WAIT_REMOVAL, "lift off " + ", ".join(still))
+                self.store.record(game_id, events.REMOVED,
+                                  {"cells": list(session.pending_remove), "source": "camera"})
+                session = self.store.session(game_id)
+            if live.same_board(fused, board):
+                table.last_judged = None
+                return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY, "")
+            if table.last_judged is not None and table.last_judged == fused:
+                return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY,
+                                          "the last reading was judged; fix it or play again")
+            mover = game.to_move
+            assert mover is not None
+            snapshot = Snapshot(mover.id, live.keep_designated_blanks(fused, board))
+            table.last_judged = fused
+            verdict = self.store.record_move(game_id, snapshot, "camera", reading=fused)
+            waiting = live.WAIT_REMOVAL if self.store.session(game_id).pending_remove \
+                else live.WAIT_PLAY
+            return self._frame_answer(game_id, table, reading, verdict, waiting, "")
+
+    def _frame_answer(self, game_id: str, table: live.LiveTable, reading: Any,
+                      verdict: Verdict | None, waiting_for: str, detail: str) -> FrameAnswer:
+        if not detail and reading is not None:
+            # Nothing else to say: what the players can still put right is worth saying (a
+            # camera too far from the board, a tile the last word may have that went unseen,
+            # a tile half off its square).
+            session = self.store.session(game_id)
+            detail = live.waiting_detail(reading.warnings, session.camera_side,
+                                         _last_word(session.verdicts))
+        if table.set_status(waiting_for, detail):
+            self.store.changes.notify(game_id)
+        return FrameAnswer(waiting_for, detail, reading, verdict)
+
+
+def _board_play_refused(session: GameSession) -> str | None:
+    """Why the board as read now could not be judged as the mover's play, or None.
+
+    A frame or a correction ends in such a play; where the ruleset parses none (a game played
+    on each player's own board, as First Draft, and colonization's English only takes its
+    turn), it is refused before anything is recorded or remembered: a correction had been
+    logged, and kept after a restart, though its play was then refused.
+    """
+    mover = session.game.to_move
+    if mover is None:
+        return None
+    try:
+        type(session.game).move_from_json(Snapshot(mover.id, {}).to_json())
+    except IllegalPlayError as error:
+        if not session.game.table_board:
+            return "this game is played on the players' own boards: there is no table " \
+                   "board to read or correct"
+        return (f"{mover.name} is to move and makes no play on the board: take that turn "
+                f"first ({error.message})")
+    return None
+
+
+def _last_word(verdicts: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
+    """The main word of the last verdict, if it was a legal play: (word, its cells)."""
+    if not verdicts or not verdicts[-1].get("legal"):
+        return None
+    words = verdicts[-1].get("words") or []
+    if not words or not words[0].get("cells"):
+        return None
+    return str(words[0].get("word", "")), list(words[0]["cells"])

@@ -1,0 +1,22 @@
+"""The blueprints, one per feature: ``api`` (the game's JSON API), ``table`` (the game pages),
+``live`` (the camera), ``dispute`` (a photo with no game); and the one error handler.
+
+Views stay thin: they parse a request (``webui.views.common``), call one service
+(``webui.services``) and turn the answer into a response.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    """Register every blueprint and the error handler on ``app``."""
+    from webui.views import api, dispute, errors, live, table
+
+    for blueprint in (api.bp, table.bp, live.bp, dispute.bp):
+        app.register_blueprint(blueprint)
+    errors.init_app(app)

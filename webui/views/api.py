@@ -1,0 +1,186 @@
+"""The game's JSON API (FORMATS.md "The web API", docs/formats.md's additions).
+
+Thin views: parse, call a service, return a dict. Every refusal is ``{"error": sentence}`` with a
+4xx status (``ServiceError.status``); writes need ``Authorization: Bearer <token>``. The camera's
+routes are ``webui.views.live``'s, the dispute's (a photo with no game) ``webui.views.dispute``'s.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from referee.boardtext import is_tile_letter
+from referee.colonization import ENGLISH
+from webui import photos
+from webui.errors import ServiceError
+from webui.services import services
+from webui.views.common import authorise, image_bytes, json_body, uploaded
+from webui.wording import sale_checks
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+# -- games ---------------------------------------------------------------------------------
+
+@bp.post("/games")
+def create_game() -> Any:
+    return jsonify(services().store.create_game(json_body())), 201
+
+
+@bp.get("/games")
+def list_games() -> Any:
+    return jsonify({"games": services().store.game_ids()})
+
+
+@bp.get("/games/<game_id>")
+def game_state(game_id: str) -> Any:
+    return jsonify(services().table.state(game_id))
+
+
+@bp.post("/games/<game_id>/moves")
+def post_move(game_id: str) -> Any:
+    authorise(game_id)
+    return jsonify(services().store.play(game_id, json_body(), source="api").to_json())
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str) -> Any:
+    authorise(game_id)
+    table = services().table
+    table.undo(game_id)
+    return jsonify(table.state(game_id))
+
+
+@bp.post("/games/<game_id>/removed")
+def tiles_removed(game_id: str) -> Any:
+    authorise(game_id)
+    services().store.confirm_removed(game_id)
+    return jsonify(services().table.state(game_id))
+
+
+@bp.post("/games/<game_id>/corrections")
+def correct(game_id: str) -> Any:
+    authorise(game_id)
+    table = services().table
+    verdict = table.correct(game_id, json_body())
+    return jsonify({"verdict": verdict.to_json() if verdict is not None else None,
+                    "state": table.state(game_id)})
+
+
+@bp.get("/games/<game_id>/gcg")
+def gcg(game_id: str) -> Any:
+    from referee.gcg import write_gcg
+
+    session = services().store.session_of(game_id, "scrabble",
+                                          "GCG files are for scrabble games")
+    try:
+        text = write_gcg(session.game)
+    except ValueError as error:
+        raise ServiceError(str(error)) from None
+    return Response(text, mimetype="text/plain", headers={
+        "Content-Disposition": f'attachment; filename="tileref-{game_id}.gcg"'})
+
+
+@bp.get("/games/<game_id>/events")
+def events(game_id: str) -> Any:
+    """Server-Sent Events: the state each time it changes (and a comment now and then)."""
+    table, changes = services().table, services().store.changes
+    services().store.session(game_id)
+    keepalive = float(current_app.config["SSE_KEEPALIVE"])
+    once = request.args.get("once") == "1"
+
+    def stream() -> Iterator[str]:
+        version = changes.version(game_id)
+        yield _sse(table.state(game_id))
+        if once:
+            return
+        while True:
+            new = changes.wait_for_change(game_id, version, keepalive)
+            if new == version:
+                yield ": still here\n\n"
+                continue
+            version = new
+            yield _sse(table.state(game_id))
+
+    return Response(stream(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _sse(state: dict[str, Any]) -> str:
+    return f"event: state\nid: {state.get('version', 0)}\ndata: {json.dumps(state)}\n\n"
+
+
+@bp.post("/wordlists")
+def upload_wordlist() -> Any:
+    data = uploaded("file", "send the word list as the multipart field 'file'")
+    return jsonify(services().wordlists.add(data)), 201
+
+
+# -- the moves of colonization's and First Draft's own screens --------------------------------
+
+@bp.post("/games/<game_id>/english")
+def english_turn(game_id: str) -> Any:
+    """English's turn: ``{}`` (the referee draws) or ``{"draws": ["R", ...]}`` (the table drew)."""
+    authorise(game_id)
+    body = json_body()
+    if not isinstance(body, dict):
+        raise ServiceError("English's turn is {} or {'draws': ['R', ...]}")
+    move: dict[str, Any] = {"player": ENGLISH}
+    if body.get("draws"):
+        move["draws"] = body["draws"]
+    return jsonify(services().store.play(game_id, move).to_json())
+
+
+@bp.post("/games/<game_id>/playerboard")
+def read_player_board_photo(game_id: str) -> Any:
+    """A photo of one First Draft player's board → its rows and pool, letter by letter."""
+    session = services().store.session_of(game_id, "firstdraft",
+                                          "player boards are read in First Draft games")
+    name = request.args.get("player") or request.form.get("player") or ""
+    boards = session.game.state()["boards"]
+    if name not in boards:
+        raise ServiceError(f"no player {name!r} in this game")
+    board = boards[name]
+    image = services().photos.frame(image_bytes())
+    reading = photos.read_player_board(image, (len(board["rows"][0]), len(board["rows"][1]),
+                                               len(board["pool"]))).to_json()
+    rows = ["".join(tile["letter"] for tile in row) for row in reading["rows"]]
+    return jsonify(reading | {"player": name, "recorded": {"rows": board["rows"],
+                                                           "pool": board["pool"]},
+                              "checks": sale_checks(session.game, rows, board["rows"])})
+
+
+@bp.post("/games/<game_id>/drawn-tiles")
+def read_drawn_tiles(game_id: str) -> Any:
+    """A photo of the tiles drawn for English (its letter, then any tie-break tiles, laid left
+    to right) → their letters, for the table to check before entering the draw."""
+    services().store.session_of(game_id, "colonization",
+                                "tiles are drawn for English in colonization games")
+    image = services().photos.frame(image_bytes())
+    reading = photos.read_player_board(image, None).to_json()
+    tiles = [tile for row in reading["rows"] for tile in row] + reading["pool"]
+    if not tiles:
+        raise ServiceError("no tile found in the photo: lay the drawn tiles on a dark cloth")
+    return jsonify({"tiles": tiles, "letters": "".join(tile["letter"] for tile in tiles)})
+
+
+@bp.post("/games/<game_id>/sale-check")
+def sale_check(game_id: str) -> Any:
+    """Rows as read (and confirmed by tapping) → may each be sold, and for how much."""
+    session = services().store.session_of(game_id, "firstdraft",
+                                          "sales are checked in First Draft games")
+    body = json_body()
+    rows = body.get("rows") if isinstance(body, dict) else None
+    if not isinstance(rows, list) or len(rows) != 2 or not all(
+            isinstance(row, str) and all(is_tile_letter(letter) for letter in row)
+            for row in rows):
+        raise ServiceError("send {'rows': [row 1, row 2]} as letters")
+    recorded = body.get("recorded")
+    if not (isinstance(recorded, list) and len(recorded) == 2
+            and all(isinstance(row, str) for row in recorded)):
+        recorded = None
+    return jsonify({"checks": sale_checks(session.game, [r.upper() for r in rows], recorded)})

@@ -1,0 +1,57 @@
+"""The live camera: its page, its frames, the last frame, and the board corners set by hand.
+
+A phone or tablet at the table opens the live page; its script posts steady frames to
+``/api/games/<id>/frames`` (``tileref serve --camera N`` feeds a USB webcam's frames to the same
+:class:`webui.table.Table` instead). Writes need the game's token, as every write does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, url_for
+
+from webui.screens import panel_context
+from webui.services import services
+from webui.views.common import authorise, image_bytes, json_body, token_for
+from webui.views.table import boardless
+from webui.wording import describe, labels
+
+bp = Blueprint("live", __name__)
+
+
+@bp.get("/games/<game_id>/live")
+def live_page(game_id: str) -> Any:
+    if boardless(game_id):
+        return redirect(url_for("table.screen", game_id=game_id))
+    context = panel_context(services(), game_id)
+    services().table.mark_active(game_id)
+    return render_template("live.html", token=token_for(game_id),
+                           server_camera=current_app.config.get("CAMERA") is not None, **context)
+
+
+@bp.post("/api/games/<game_id>/frames")
+def post_frame(game_id: str) -> Any:
+    authorise(game_id)
+    answer = services().table.frame(game_id, image_bytes()).to_json()
+    # The live page shows the verdict in the words the referee board uses (docs/formats.md).
+    verdict = answer["verdict"]
+    answer["said"] = None if verdict is None else describe(
+        verdict, None, labels(services().store.session(game_id).game.players))
+    return jsonify(answer)
+
+
+@bp.get("/api/games/<game_id>/frame.jpg")
+def last_frame(game_id: str) -> Any:
+    frame = services().table.last_frame_jpeg(game_id)
+    if frame is None:
+        return jsonify({"error": "no camera frame yet"}), 404
+    return Response(frame, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.post("/api/games/<game_id>/corners")
+def set_corners(game_id: str) -> Any:
+    authorise(game_id)
+    table = services().table
+    table.set_corners(game_id, json_body())
+    return jsonify(table.state(game_id))

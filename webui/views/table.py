@@ -1,0 +1,127 @@
+"""The game pages: the new-game form, the referee board and its panel, and the own screens of
+the rulesets that have one (Colonization, First Draft: ``webui.screens.SCREENS``).
+
+Pages are rendered on the server; a little plain JavaScript refreshes the panel when the game's
+event stream says it changed and sends the table's actions through the JSON API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, get_template_attribute, redirect, render_template, request, url_for
+
+from webui.errors import ServiceError
+from webui.photos import tile_set_option
+from webui.screens import SCREENS, panel_context
+from webui.services import services
+from webui.store import seats_players
+from webui.views.common import TILE_SET_NAMES, remember_token, token_for
+from webui.wording import SEAT_NAMES
+
+bp = Blueprint("table", __name__)
+
+SUGGESTED_SEATS = {1: "S", 2: "SN", 3: "SWN", 4: "SWNE"}
+GAME_CHOICES = {
+    "archipelago": "Archipelago (word capture)",
+    "scrabble-classic": "Scrabble, classic board",
+    "scrabble-seed": "Scrabble, seed layout",
+    "colonization": "Colonization Mode (English takes words over)",
+    "firstdraft": "First Draft (coasters, two rows, sell words)",
+}
+"""The new-game form's choices: a ruleset, or a ruleset and its preset, with their labels."""
+
+
+@bp.get("/")
+def index() -> Any:
+    choices = [(value, label, seats_players(value.partition("-")[0]))
+               for value, label in GAME_CHOICES.items()]
+    return render_template("index.html", games=services().store.game_ids(12), seats=SEAT_NAMES,
+                           choices=choices, profiles=services().table.calibration_profiles(),
+                           tile_sets=TILE_SET_NAMES)
+
+
+@bp.post("/games")
+def create_game() -> Any:
+    form = request.form
+    names = [form.get(f"name{i}", "").strip() for i in range(4)]
+    seats = [form.get(f"seat{i}", "").strip() for i in range(4)]
+    chosen = [(name, seat) for name, seat in zip(names, seats, strict=True) if name]
+    if not chosen:
+        raise ServiceError("name at least one player")
+    # A choice is a ruleset, or a ruleset and its preset ("scrabble-seed").
+    ruleset, _, preset = form.get("ruleset", "archipelago").partition("-")
+    options: dict[str, Any] = {"preset": preset} if preset else {}
+    if seats_players(ruleset):
+        suggested = SUGGESTED_SEATS.get(len(chosen), "SWNE")
+        players = [{"name": name, "seat": seat or suggested[i]}
+                   for i, (name, seat) in enumerate(chosen)]
+    else:
+        players = [{"name": name} for name, _ in chosen]
+    tiles = tile_set_option(form.get("tiles"))
+    if tiles != "english":
+        options["tiles"] = tiles
+    upload = request.files.get("wordlist_file")
+    if form.get("wordlist") == "upload":
+        if upload is None or not upload.filename:
+            raise ServiceError("choose a word list file to upload")
+        options["wordlist"] = services().wordlists.add(upload.read())["wordlist"]
+    created = services().store.create_game({
+        "ruleset": ruleset, "players": players, "options": options,
+        "table": {"camera_side": form.get("camera_side", "S"),
+                  "calibration": form.get("calibration") or None}})
+    remember_token(created["id"], created["token"])
+    return redirect(url_for("table.board", game_id=created["id"]))
+
+
+def own_screen(game_id: str) -> str | None:
+    """The ruleset of a game played on a screen of its own, else None (the referee board)."""
+    ruleset = services().store.session(game_id).ruleset
+    return ruleset if ruleset in SCREENS else None
+
+
+def boardless(game_id: str) -> bool:
+    """A game played on the players' own boards (First Draft) has no table board to draw or
+    to watch: its own screen stands for both."""
+    return not services().store.session(game_id).game.table_board
+
+
+@bp.get("/games/<game_id>")
+def board(game_id: str) -> Any:
+    if own_screen(game_id):
+        return redirect(url_for("table.screen", game_id=game_id))
+    context = panel_context(services(), game_id)
+    services().table.mark_active(game_id)
+    return render_template("board.html", token=token_for(game_id), **context)
+
+
+@bp.get("/games/<game_id>/panel")
+def panel(game_id: str) -> Any:
+    if boardless(game_id):
+        return redirect(url_for("table.screen", game_id=game_id))
+    return render_template("_panel.html", **panel_context(services(), game_id))
+
+
+# -- the screens of their own ----------------------------------------------------------------
+
+def _screen_context(game_id: str) -> tuple[str, dict[str, Any]]:
+    ruleset = own_screen(game_id)
+    if ruleset is None:
+        ruleset = services().store.session(game_id).ruleset
+        raise ServiceError(f"game {game_id} is a {ruleset} game: its board is at"
+                           f" /games/{game_id}")
+    return ruleset, SCREENS[ruleset](services(), game_id)
+
+
+@bp.get("/table/<game_id>")
+def screen(game_id: str) -> Any:
+    ruleset, context = _screen_context(game_id)
+    services().table.mark_active(game_id)
+    return render_template(f"{ruleset}.html", token=token_for(game_id), game_id=game_id,
+                           c=context)
+
+
+@bp.get("/table/<game_id>/panel")
+def screen_panel(game_id: str) -> Any:
+    ruleset, context = _screen_context(game_id)
+    return get_template_attribute(f"{ruleset}.html", "panel")(context)

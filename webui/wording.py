@@ -1,0 +1,229 @@
+"""Verdicts in plain words: what the table reads after every move.
+
+The referee's verdicts are data (FORMATS.md); the table reads sentences, worded here once
+(:func:`describe`) for every screen: the referee board's panel and its move log, Colonization's
+and First Draft's own screens, the dispute page, and the live camera page, whose script gets the
+words in the frames answer (``said``) instead of wording the verdict itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from webui.live import tile_question
+
+SEAT_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
+
+
+def labels(players: Iterable[Any]) -> dict[str, str]:
+    """How the table names each player (``referee.game.Player``), by the id verdicts use:
+    ``Ann (South)`` where players have seats, else the name."""
+    return {player.id: f"{player.name} ({SEAT_NAMES.get(player.seat.value, player.seat.value)})"
+            if player.seat is not None else player.name for player in players}
+
+
+def sentence(text: object) -> str:
+    """The referee's messages are clauses ("there is a gap ..."); the table reads sentences: a
+    capital first letter, a full stop at the end, on one line."""
+    line = " ".join(str(text or "").split())
+    if not line:
+        return ""
+    line = line[0].upper() + line[1:]
+    return line if line.endswith((".", "!", "?")) else line + "."
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
+             names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A verdict (FORMATS.md's JSON) as the sentences the table reads: ``{"legal",
+    "headline", "details", "reason", "remove"}``; ``move`` is the move judged (its JSON),
+    ``names`` how to name each player (:func:`labels`; an id not in it is named as it is).
+
+    One wording for every ruleset: what a verdict says is told by its fields (a word played,
+    a word captured, English's draw, a row sold), never by the game's ruleset.
+    """
+    def name(pid: object) -> str:
+        return (names or {}).get(str(pid), str(pid))
+
+    who = name(verdict.get("player") or "?")
+    if not verdict.get("legal"):
+        return _refusal(verdict, who)
+    move = move or {}
+    for effect in (_colonization_move, _first_draft_move):
+        said = effect(verdict, move, who)
+        if said is not None:
+            return said
+    words = verdict.get("words") or []
+    if not words:
+        if "exchange" in move:
+            return _legal(f"{who} exchanged {plural(int(move['exchange']), 'tile')}.", [])
+        return _legal(f"{who} passed.", [])
+    main = words[0]
+    details = []
+    if len(words) > 1:
+        details.append("Also formed: " + ", ".join(w["word"].upper() for w in words[1:]) + ".")
+    for captured in verdict.get("captured_words") or []:
+        details.append(f"Captured {name(captured.get('owner'))}'s {captured['word'].upper()}.")
+    if verdict.get("captured_tiles"):
+        details.append("Tiles taken over: " + ", ".join(verdict["captured_tiles"]) + ".")
+    for out in verdict.get("eliminated") or []:
+        details.append(f"{name(out)} is eliminated.")
+    for english in verdict.get("english") or []:
+        if english.get("why") == "english-word":
+            details.append(f"{english['word'].upper()} is an English word: it goes to English"
+                           f" with its {english['points']} points.")
+        else:
+            details.append(f"{english['word'].upper()} takes {who} past 50: it goes to English"
+                           f" with its {english['points']} points.")
+    if verdict.get("english_joins"):
+        details.append(f"English joins the game, just before {who}.")
+    return _legal(f"{who} played {main['word'].upper()} for {verdict.get('score', 0)}.", details,
+                  list(verdict.get("remove") or []))
+
+
+def _legal(headline: str, details: list[str], remove: list[str] | None = None
+           ) -> dict[str, Any]:
+    return {"legal": True, "headline": headline, "details": details, "reason": None,
+            "remove": remove or []}
+
+
+def _refusal(verdict: Mapping[str, Any], who: str) -> dict[str, Any]:
+    """An illegal move: the referee's reason, and what the players can do about a reading
+    (name a blank, add a tile the camera missed, correct a misread square)."""
+    details = [sentence(verdict.get("message") or verdict.get("reason"))]
+    for cell, letters in (verdict.get("blank_offers") or {}).items():
+        details.append(f"Tap {cell} to name the blank there"
+                       + (f" (it could be {letters})." if letters else "."))
+    gaps = verdict.get("gaps") or []
+    if gaps:
+        details.append(sentence(tile_question(", ".join(gaps))))
+    if verdict.get("unexpected"):
+        cells = ", ".join(change["cell"] for change in verdict["unexpected"][:8])
+        details.append(f"Misread? Tap a square to correct it: {cells}.")
+    return {"legal": False, "headline": f"Not legal: {who}'s move.", "details": details,
+            "reason": verdict.get("reason"), "remove": []}
+
+
+def _colonization_move(verdict: Mapping[str, Any], move: Mapping[str, Any], who: str
+                       ) -> dict[str, Any] | None:
+    """A language named, an agreement, a transform, English's turn, the racks counted."""
+    if "language" in verdict:
+        return _legal(f"{who} speaks {verdict['language']}.", [])
+    if "agree" in verdict:
+        if verdict["agree"]:
+            return _legal("The table agrees.", [])
+        taken = ", ".join(word.upper() for word in verdict.get("taken_back") or [])
+        return _legal(f"Taken back: {taken}.", ["The table did not agree; the same player"
+                                                " plays again."])
+    if "transform" in verdict:
+        target = verdict["transform"]
+        values = verdict.get("values") or {}
+        duel = (f"Duel: {who}'s {move.get('actor_tile', '?')} ({values.get('actor')}) against"
+                f" {target['owner']}'s {move.get('owner_tile', '?')} ({values.get('owner')}).")
+        if verdict.get("transformed"):
+            details = [f"{target['word'].upper()} turns English: its {target['points']} points"
+                       f" go from {target['owner']} to English."]
+        else:
+            details = ["The actor's tile is not higher: nothing happens."]
+        if verdict.get("english_joins"):
+            details.append(f"English joins the game, just before {who}.")
+        return _legal(duel, details)
+    if "drawn" in verdict:
+        return _english_turn(verdict)
+    if "adjustments" in verdict:
+        changes = ", ".join(f"{name} {change:+d}" for name, change in
+                            (verdict.get("adjustments") or {}).items())
+        return _legal("The racks left are counted.", [f"Scores change: {changes}."]
+                      if changes else [])
+    return None
+
+
+def _english_turn(verdict: Mapping[str, Any]) -> dict[str, Any]:
+    draws = verdict.get("draws") or []
+    entered = bool(draws) and all(draw.get("entered") for draw in draws)
+    how = "drawn at the table" if entered else f"drawn by the referee, seed {verdict.get('seed')}"
+    letter = verdict.get("drawn")
+    details = []
+    candidates = verdict.get("candidates") or []
+    if not candidates:
+        details.append(f"No player's word touching English has {letter}: nothing happens.")
+    elif len(candidates) > 1:
+        details.append("Candidates: " + ", ".join(c["word"].upper() for c in candidates) + ".")
+    for number, tiebreak in enumerate(verdict.get("tiebreaks") or [], start=1):
+        drawn = ", ".join(f"{t['word'].upper()} drew {t['tile']} ({t['value']})" for t in tiebreak)
+        details.append(f"Tie-break {number}: {drawn}.")
+    claimed = verdict.get("claimed")
+    if claimed:
+        details.append(f"English claims {claimed['word'].upper()}: its {claimed['points']}"
+                       f" points go from {claimed['owner']} to English.")
+    return _legal(f"English drew {letter} ({how}).", details)
+
+
+def _first_draft_move(verdict: Mapping[str, Any], move: Mapping[str, Any], who: str
+                      ) -> dict[str, Any] | None:
+    """A row sold or turned face down, a coaster taken, letters placed."""
+    if "sold" in verdict:
+        sold = verdict["sold"]
+        return _legal(f"{who} sold {sold['word']} (row {sold['row']}) for"
+                      f" {plural(sold['coins'], 'coin')}.", [])
+    if "discarded" in verdict:
+        gone = verdict["discarded"]
+        return _legal(f"{who} turned row {gone['row']} ({gone['letters']}) face down.",
+                      [f"It costs {plural(len(gone['letters']), 'coin')} at the end."])
+    if "coaster" in verdict:
+        taken = verdict["coaster"]
+        details = []
+        if taken["cost"]:
+            details.append(f"Paid {plural(taken['cost'], 'coin')}, one on each coaster passed"
+                           " over.")
+        if taken["coins_taken"]:
+            details.append(f"Picked up {plural(taken['coins_taken'], 'coin')} from it.")
+        return _legal(f"{who} took coaster {taken['position']} ({taken['letters']}).", details)
+    if "rows" not in verdict:
+        return None
+    rows = " · ".join(row or "—" for row in verdict.get("rows") or [])
+    now = f"rows {rows}, pool {verdict.get('pool') or '—'}"
+    details = []
+    if verdict.get("face_down"):
+        details.append(f"Face down: {verdict['face_down']}.")
+    refill = verdict.get("refill")
+    if verdict.get("game_over"):
+        details.append("The bag cannot fill the next coaster: the game is over. Everyone may"
+                       " still sell.")
+    elif refill:
+        details.append(f"New coaster {refill['coaster']} at the end of the line:"
+                       f" {refill['letters']}.")
+    if refill is None:
+        return _legal(f"{who} moved pool letters into rows: {now}.", details)
+    return _legal(f"{who} placed the letters: {now}.", details)
+
+
+def recent(history: Sequence[Mapping[str, Any]], verdicts: Sequence[Mapping[str, Any]],
+           names: Mapping[str, str] | None, count: int) -> list[dict[str, Any]]:
+    """The last ``count`` moves in words, the latest first, each with its ``source``."""
+    pairs = list(zip(history, verdicts, strict=False))[-count:]
+    return [describe(verdict, entry["move"], names) | {"source": entry["source"]}
+            for entry, verdict in reversed(pairs)]
+
+
+def sale_checks(game: Any, rows: list[str], recorded: list[str] | None) -> list[dict[str, Any]]:
+    """One sentence per row: what it sells for, or why it cannot be sold."""
+    checks = []
+    for number, row in enumerate(rows, start=1):
+        price = game.sale_price(row) if row else None
+        if not row:
+            text = f"Row {number} is empty."
+        elif price is None:
+            text = (f"Row {number} ({row}) cannot be sold: it is not one word of"
+                    f" {game.rules.min_word} to {game.rules.row_length} letters in the word list.")
+        else:
+            text = f"Row {number} ({row}) sells for {plural(price, 'coin')}."
+        if recorded is not None and recorded[number - 1] != row:
+            text += f" The referee has {recorded[number - 1] or 'nothing'} in row {number}."
+        checks.append({"row": number, "word": row, "coins": price, "sentence": text})
+    return checks
+
