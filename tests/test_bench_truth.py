@@ -7,11 +7,10 @@ from pathlib import Path
 import pytest
 
 from bench.bench_reading import truth_cells
+from lab.truth import DEV_PHOTOS, load_errata, read_truth
 from referee.cells import Cell
-from vision.classify import BLANK
-from vision.eval_reading import load_errata
+from vision.letters.classify import BLANK
 from vision.reading import CellReading
-from vision.truth import DEV_PHOTOS, read_truth
 
 JHEIDEL = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg"
 STICKY = DEV_PHOTOS / ("ssetser1__ScrabbleDetectorProject__TestTest_jpg.rf."

@@ -13,9 +13,9 @@ import urllib.request
 
 import pytest
 
+from lab.truth import DEV_PHOTOS as PHOTOS
 from referee.boardtext import Tile
 from referee.cells import Cell
-from vision.truth import DEV_PHOTOS as PHOTOS
 
 pytestmark = pytest.mark.browser
 
@@ -99,8 +99,8 @@ def test_live_camera_play_is_judged_and_shown(live_server, launch_browser, tmp_p
     The .y4m is a steady camera over a game: the empty board, then a hand reaching in (the
     page must say so and nothing is judged), then the board with CAT on it.
     """
-    from vision.render import RenderOptions, render_board_photo
-    from vision.video import write_y4m
+    from lab.render import RenderOptions, render_board_photo
+    from lab.video import write_y4m
 
     tiles = {Cell.parse("G15"): Tile("C", False, 0), Cell.parse("H15"): Tile("A", False, 0),
              Cell.parse("I15"): Tile("T", False, 0)}

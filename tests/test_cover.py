@@ -10,15 +10,14 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, render_board_photo, soft_focus
+from lab.truth import DEV_PHOTOS, photo_corners, read_truth
 from referee.boardtext import Tile
 from referee.cells import Cell
+from vision.board.rectify import grid_homography
 from vision.errors import ImageQualityError
-from vision.eval_reading import photo_corners
 from vision.read import read_board
 from vision.reading import DISPUTE_CONFIG
-from vision.rectify import grid_homography
-from vision.render import RenderOptions, render_board_photo, soft_focus
-from vision.truth import DEV_PHOTOS, read_truth
 from webui.cli import main
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "photos"
@@ -129,8 +128,8 @@ def test_a_soft_half_with_too_few_tiles_to_judge_is_read_and_its_squares_named()
 
 
 def _four_seats(seed: int):
+    from lab.render import random_position
     from referee.cells import SEAT_ORDER
-    from vision.render import random_position
 
     tiles = random_position(np.random.default_rng(seed), words=14, seats=list(SEAT_ORDER))
     return render_board_photo(tiles, seed=seed, width=1600, height=1200)

@@ -5,11 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, render_board_photo
+from lab.truth import DEV_PHOTOS, UNLABELLED_PHOTOS, read_truth, tile_set_for
 from referee.boardtext import Tile
 from referee.cells import Cell
 from referee.tiles import load_tile_set
-from vision.classify import CROP_PAD, TileClassifier, TileGuess, class_label
-from vision.diacritics import (
+from vision.board.rectify import rectify
+from vision.image import load_image
+from vision.letters.classify import CROP_PAD, TileClassifier, TileGuess, class_label
+from vision.letters.diacritics import (
     MIN_MARK,
     mark_above,
     marked_twins,
@@ -18,13 +22,8 @@ from vision.diacritics import (
     read_marks,
     unseen_letters,
 )
-from vision.eval_reading import tile_set_for
-from vision.image import load_image
 from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG, OTHER_TILE_SET, maybe_tile_cells
-from vision.rectify import rectify
-from vision.render import RenderOptions, render_board_photo
-from vision.truth import DEV_PHOTOS, UNLABELLED_PHOTOS, read_truth
 
 POLISH = load_tile_set("polish").letters
 POLISH_BOARD = DEV_PHOTOS / "kristopalka__scrabble-solver__red_boards_013.jpg"
@@ -115,7 +114,7 @@ def test_real_polish_tiles_read_as_bare_letters_are_turned_into_their_marked_twi
 
 
 def _inks(crops: list[np.ndarray], which: list[int]) -> list[tuple[int, np.ndarray]]:
-    from vision.classify import ink_maps
+    from vision.letters.classify import ink_maps
 
     return list(zip(which, ink_maps([crops[i] for i in which]), strict=True))
 

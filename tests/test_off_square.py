@@ -6,14 +6,14 @@ import dataclasses
 
 import numpy as np
 
+from lab.truth import UNLABELLED_PHOTOS
 from referee.cells import Cell
 from tests.test_tilecentre import CELL_PX, MARGIN_PX, _board, _face
-from vision.classify import TileClassifier
+from vision.board.rectify import RectifiedBoard
+from vision.letters.classify import TileClassifier
+from vision.letters.tilecentre import HALF_OFF, PUSHED, stray_letters
 from vision.read import read_board, read_rectified
 from vision.reading import DISPUTE_CONFIG, OFF_SQUARE, ReadConfig
-from vision.rectify import RectifiedBoard
-from vision.tilecentre import HALF_OFF, PUSHED, stray_letters
-from vision.truth import UNLABELLED_PHOTOS
 
 OFF = ReadConfig(off_square_sure=2.0)
 """The reading as it was before off-square tiles were looked for."""

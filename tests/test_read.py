@@ -9,16 +9,15 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, random_position, render_board_photo
+from lab.truth import DEV_PHOTOS as PHOTOS
+from lab.truth import UNLABELLED_PHOTOS, photo_corners, read_truth
 from referee.boardtext import parse_board_text
 from referee.cells import Cell, Seat
 from vision.errors import ImageQualityError
-from vision.eval_reading import photo_corners
 from vision.image import load_image
 from vision.read import read_board
 from vision.reading import DISPUTE_CONFIG, ReadConfig
-from vision.render import RenderOptions, random_position, render_board_photo
-from vision.truth import DEV_PHOTOS as PHOTOS
-from vision.truth import UNLABELLED_PHOTOS, read_truth
 from webui.cli import main
 
 REAL = PHOTOS / "DeclanFinerty__scrabble-vision__eval_board.jpeg"
@@ -398,9 +397,9 @@ class _BrightestCell:
 
 
 def test_occupancy_is_averaged_over_the_grid_moved_an_eighth_of_a_cell_each_way() -> None:
+    from vision.board.rectify import RectifiedBoard
     from vision.read import tile_probability
     from vision.reading import DISPUTE_CONFIG
-    from vision.rectify import RectifiedBoard
 
     size = 15 * 48 + 2 * 24
     image = np.zeros((size, size, 3), np.uint8)

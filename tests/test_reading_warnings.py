@@ -8,18 +8,17 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, render_board_photo, soft_focus
+from lab.truth import DEV_PHOTOS, photo_corners, read_truth
 from referee.boardtext import Tile
 from referee.cells import Cell
-from vision.classify import BLANK, BOARD_PRIOR_MIN_TILES, TileGuess
+from vision.board.rectify import RectifiedBoard
+from vision.cells.occupancy import OccupancyModel
 from vision.errors import ImageQualityError
-from vision.eval_reading import photo_corners
-from vision.occupancy import OccupancyModel
+from vision.letters.classify import BLANK, BOARD_PRIOR_MIN_TILES, TileGuess
 from vision.overlay import DOUBT_BGR, draw_overlay
 from vision.read import lone_turns, read_board
 from vision.reading import BoardReading, CellReading, ReadConfig, said_once, warned_cells
-from vision.rectify import RectifiedBoard
-from vision.render import RenderOptions, render_board_photo, soft_focus
-from vision.truth import DEV_PHOTOS, read_truth
 
 
 def test_turning_a_reading_renames_the_cells_its_warnings_name() -> None:

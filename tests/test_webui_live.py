@@ -13,9 +13,9 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, render_board_photo
 from referee.boardtext import Tile, format_board_text
 from referee.cells import Cell
-from vision.render import RenderOptions, render_board_photo
 from vision.steady import SteadyConfig, SteadyTracker, ViewState
 from webui import live
 
@@ -524,8 +524,8 @@ def test_a_real_photo_of_a_game_in_progress_keeps_the_blank_the_camera_doubts(cl
     """The last photo of the jheidel game, sent as camera frames to a scrabble game that holds
     the board of the photo before: the reader misses the wooden blank on O10 (grey square) but
     doubts it, so the game's blank stands and nothing is reported missing."""
-    from vision.eval_reading import corrected_grid, known_board, load_errata
-    from vision.truth import DEV_PHOTOS, read_truth
+    from lab.eval_reading import known_board
+    from lab.truth import DEV_PHOTOS, corrected_grid, load_errata, read_truth
 
     name = "jheidel__scrabble-opencv__IMG_20151016_{}.jpg"
     before = DEV_PHOTOS / name.format("170755")
@@ -551,7 +551,7 @@ def test_a_real_photo_of_a_game_in_progress_keeps_the_blank_the_camera_doubts(cl
 
 def test_the_camera_reads_a_game_with_its_own_tile_set(client, make_game):
     """A Polish game's frames are read with the Polish letters (the real Polish board)."""
-    from vision.truth import DEV_PHOTOS
+    from lab.truth import DEV_PHOTOS
 
     photo = (DEV_PHOTOS / "kristopalka__scrabble-solver__red_boards_013.jpg").read_bytes()
     letters: dict[str, set[str]] = {}
@@ -572,7 +572,7 @@ def test_a_camera_too_far_from_the_board_is_told_so_while_waiting(client, make_g
     """An empty board's frame a third of its size (17 px a cell): the referee still reads it
     and waits for a play, and says why the reading may go wrong while the camera can still be
     moved. A frame of the full size says nothing."""
-    from vision.truth import DEV_PHOTOS
+    from lab.truth import DEV_PHOTOS
 
     image = cv2.imread(str(DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_165308.jpg"))
     details = {}

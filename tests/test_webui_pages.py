@@ -121,7 +121,7 @@ def test_a_game_set_up_with_polish_tiles_scores_and_draws_them(client):
     response = client.post("/games", data=form(ruleset="scrabble", tiles="polish"))
     assert response.status_code == 302
     game_id = response.headers["Location"].rsplit("/", 1)[1]
-    from webui import get_service
+    from webui.service import get_service
 
     with client.application.app_context():
         assert get_service().session(game_id).game.tile_set.name == "polish"

@@ -15,9 +15,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from referee.cells import Cell
+from vision.board.rectify import SIZE, grid_homography
 from vision.errors import ImageError
 from vision.reading import DEFAULT_CONFIG, BoardReading
-from vision.rectify import SIZE, grid_homography
 
 GRID_BGR = (255, 200, 0)
 SURE_BGR = (40, 200, 40)

@@ -13,12 +13,12 @@ import cv2
 import numpy as np
 
 from referee.cells import Cell
+from vision.board.cellgrid import other_peers
+from vision.board.rectify import SIZE, RectifiedBoard, photo_cell_px
 from vision.bytestats import ranked
-from vision.cellgrid import other_peers
-from vision.classify import BLANK, TileGuess
 from vision.errors import ImageQualityError, VisionError
+from vision.letters.classify import BLANK, TileGuess
 from vision.reading import SMALL_BOARD, ReadConfig
-from vision.rectify import SIZE, RectifiedBoard, photo_cell_px
 
 
 def light_warnings(board: RectifiedBoard, occupied: np.ndarray,
@@ -191,9 +191,9 @@ def judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: R
     perhaps hiding a tile rather than refused: no part of the real photos measures over 15.2 by
     its print, the soft halves' parts 19.4 to 45.5.
 
-    ``cell_px`` is the board's cell in the photo (:func:`vision.rectify.photo_cell_px`): a board
-    too small in the photo (``config.small_cell_px``) is smeared by being enlarged to the 48 px
-    cell as well as by the lens or the hand, so its refusal asks for a closer or larger photo
+    ``cell_px`` is the board's cell in the photo (:func:`vision.board.rectify.photo_cell_px`): a
+    board too small in the photo (``config.small_cell_px``) is smeared by being enlarged to the 48
+    px cell as well as by the lens or the hand, so its refusal asks for a closer or larger photo
     too: at 0.35 of their size two truth photos are refused for a part just over the limit,
     whose trouble is their size (``python -m bench resolution``).
     """
@@ -283,7 +283,7 @@ def blurred_tiles(cells: list[tuple[int, int]], crops: list[np.ndarray],
 
 
 def photo_cell_px_or_inf(corners: np.ndarray) -> float:
-    """The board's median cell in the photo (:func:`vision.rectify.photo_cell_px`); infinite
+    """The board's median cell in the photo (:func:`vision.board.rectify.photo_cell_px`); infinite
     for a board rectified without a photo behind it (corners all zero, as tests make them)."""
     try:
         return photo_cell_px(corners)

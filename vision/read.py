@@ -22,13 +22,21 @@ import numpy as np
 
 from referee.cells import Cell
 from referee.tiles import TileSet, load_tile_set, tile_set_names
-from vision.blankfacing import face_blanks
-from vision.classify import BLANK, BOARD_PRIOR_MIN_TILES, CROP_PAD, TileClassifier, TileGuess
-from vision.cover import covered_groups
-from vision.diacritics import marked_twins, marks_unread, read_marks, unseen_letters
+from vision.board.rectify import SIZE, RectifiedBoard, check_corners, rectify
+from vision.cells.cover import covered_groups
+from vision.cells.occupancy import OccupancyModel
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
-from vision.occupancy import OccupancyModel
+from vision.letters.blankfacing import face_blanks
+from vision.letters.classify import (
+    BLANK,
+    BOARD_PRIOR_MIN_TILES,
+    CROP_PAD,
+    TileClassifier,
+    TileGuess,
+)
+from vision.letters.diacritics import marked_twins, marks_unread, read_marks, unseen_letters
+from vision.letters.tilecentre import HALF_OFF, PUSHED, letter_offsets, stray_letters
 from vision.probabilities import pooled
 from vision.quality import (
     blurred_tiles,
@@ -48,8 +56,6 @@ from vision.reading import (
     ReadConfig,
     maybe_tile_cells,
 )
-from vision.rectify import SIZE, RectifiedBoard, check_corners, rectify
-from vision.tilecentre import HALF_OFF, PUSHED, letter_offsets, stray_letters
 
 SOUTH_OPTIONS = ("bottom", "auto")
 
@@ -72,8 +78,8 @@ def follow_letters(board: RectifiedBoard, cells: list[tuple[int, int]], crops: l
 
     A tile pushed off its square, or a grid found a little off, puts the letter near the edge of
     the square's crop, which cuts it (a K without its stem reads N). Where the letter's centre
-    (:func:`vision.tilecentre.letter_offsets`) lies more than ``config.recentre_beyond`` of a
-    cell from the cell's centre on either axis (on its square a letter lies only about 0.05 cell
+    (:func:`vision.letters.tilecentre.letter_offsets`) lies more than ``config.recentre_beyond`` of
+    a cell from the cell's centre on either axis (on its square a letter lies only about 0.05 cell
     off), the tile is read again from a crop cut around the letter, and the surer of the two
     readings is kept: the blob taken for the letter can be the dark side of a tilted tile or the
     edge of a coloured square, and a crop around that reads the tile less surely than its square.
@@ -187,19 +193,20 @@ def off_square_tiles(board: RectifiedBoard, probability: np.ndarray, occupancy: 
     """Cells read as empty (``probability`` under ``config.occupancy_threshold``) that hold a tile
     pushed off its square, found from its letter.
 
-    A letter off an empty cell's centre that is no tile's (:func:`vision.tilecentre.stray_letters`)
-    is a tile when both readers agree once it is looked at where it lies: the tile classifier,
-    from a crop cut around the letter, reads a letter (not a blank) at least
+    A letter off an empty cell's centre that is no tile's
+    (:func:`vision.letters.tilecentre.stray_letters`) is a tile when both readers agree once it is
+    looked at where it lies: the tile classifier, from a crop cut around the letter, reads a letter
+    (not a blank) at least
     ``config.off_square_sure``, and the occupancy model, with the board moved to put that letter
     on the cell's centre, finds a tile (``config.occupancy_threshold``): on the truth photos the
     classifier alone took two squares' edges for Ls (``ReadConfig.off_square_sure``). Two kinds
     of cell are looked at: every empty cell beside a tile, for a letter on its edge (a tile half
-    on the next square, :data:`vision.tilecentre.HALF_OFF`), and every empty cell the model gave
-    :data:`MAYBE_MISSED` or more, for a letter a little off too (:data:`vision.tilecentre.PUSHED`).
-    A tile half on the next square is read on the cell when that square holds a tile of its own
-    (or is off the board), so it can be on no other; between two empty squares it is only a
-    doubt, since half a cell off either way a letter's own offset on its tile decides which
-    square looks nearer.
+    on the next square, :data:`vision.letters.tilecentre.HALF_OFF`), and every empty cell the model
+    gave :data:`MAYBE_MISSED` or more, for a letter a little off too
+    (:data:`vision.letters.tilecentre.PUSHED`). A tile half on the next square is read on the cell
+    when that square holds a tile of its own (or is off the board), so it can be on no other;
+    between two empty squares it is only a doubt, since half a cell off either way a letter's own
+    offset on its tile decides which square looks nearer.
     """
     found = OffSquareTiles({}, [], [])
     if config.off_square_sure > 1:
@@ -282,7 +289,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     probs = classifier.on_board(probs)
     guesses = classifier.guesses(probs)
     if config.ocr_second_opinion:
-        from vision.ocr import ocr_available, second_opinion
+        from vision.letters.ocr import ocr_available, second_opinion
 
         if ocr_available():
             guesses = second_opinion(crops, guesses, letters, config.ocr_below)
@@ -401,7 +408,7 @@ def lone_turns(guesses: list[TileGuess]) -> list[bool]:
     The board's rotations back a letter read at a rotation other tiles share; a tile alone at
     its rotation has no such backing, and an upside-down Ö read as a Q is one
     (``ReadConfig.lone_turn_confidence``). Boards of fewer than
-    :data:`vision.classify.BOARD_PRIOR_MIN_TILES` tiles say nothing of rotations, and blanks
+    :data:`vision.letters.classify.BOARD_PRIOR_MIN_TILES` tiles say nothing of rotations, and blanks
     show no way up of their own.
     """
     if len(guesses) < BOARD_PRIOR_MIN_TILES:
@@ -412,8 +419,8 @@ def lone_turns(guesses: list[TileGuess]) -> list[bool]:
 
 def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
              ) -> list[tuple[int, int]]:
-    """The (col, row) cells something lies over (:mod:`vision.cover`), to be named; refuses the
-    photo in one line when it hides a hand's worth of the board (``max_covered_squares``)."""
+    """The (col, row) cells something lies over (:mod:`vision.cells.cover`), to be named; refuses
+    the photo in one line when it hides a hand's worth of the board (``max_covered_squares``)."""
     groups = covered_groups(board, tiles)
     if groups and int(groups[0].sum()) > config.max_covered_squares:
         rows, cols = np.nonzero(groups[0])
@@ -430,13 +437,13 @@ MARKS_FOR_ANOTHER_SET = 2
 """Tiles with a mark their set lacks (above their letter, or a letter of another set read), on a
 board read with a set that has no such letter, from which the reading says the photo may be of
 another set: a mark above was seen on one tile of an English render
-(:func:`vision.diacritics.marks_unread` has the figures)."""
+(:func:`vision.letters.diacritics.marks_unread` has the figures)."""
 
 
 @cache
 def _unseen_in_other_sets(letters: str) -> str:
     """The letters of every other tile set that ``letters`` lacks and that carry a mark, but not
-    above them (:func:`vision.diacritics.unseen_letters`): Ą, Ę, Ł against English."""
+    above them (:func:`vision.letters.diacritics.unseen_letters`): Ą, Ę, Ł against English."""
     return "".join(dict.fromkeys("".join(unseen_letters(letters, load_tile_set(name).letters)
                                          for name in tile_set_names())))
 
@@ -490,7 +497,7 @@ def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
     0.1 and 0.2 (occupancy alone, same models) named 8 and 4 missed tiles, 34 and 15 empty cells.
     Chosen on those photos, so not a leave-one-source-out figure. ``tileref eval`` now prints
     what the warnings name; since blanks are also told by colour (a whole blank's evidence makes
-    a tile, half of it a doubt: :data:`vision.facecolour.DOUBTFUL_PEER_SPREADS`), 6 of the 8
+    a tile, half of it a doubt: :data:`vision.cells.facecolour.DOUBTFUL_PEER_SPREADS`), 6 of the 8
     tiles still read as empty, and 25 empty squares on 9 of the 38 photos (29 on 12 with the
     shadows that may hide a tile, :func:`vision.quality.light_warnings`). Read from five
     occupancy looks (``ReadConfig.occupancy_shift``, as ``tileref eval`` reads), 6 of the 7
@@ -535,7 +542,7 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
     timings["load_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     if corners is None:
-        from vision.locate import find_board
+        from vision.board.locate import find_board
 
         corners = find_board(image).corners
         quad = check_corners(corners)

@@ -31,10 +31,10 @@ class ReadConfig:
     15 more right ones (100 of 5258), where 0.65 took none. 0.8 flags one more wrong letter on
     the truth photos and on the renders, none with the truth corners, for 34-45 more right ones.
     ``lone_turn_confidence`` is that confidence for a tile turned unlike every other lettered tile
-    of a board of :data:`vision.classify.BOARD_PRIOR_MIN_TILES` or more: the board's rotations
-    (:meth:`vision.classify.TileClassifier.with_board_rotations`) vouch for a tile whose way up
-    others share, and for this one they cannot. On the truth photos read as ``tileref eval``
-    reads them, 3 tiles were so turned: an upside-down Ö read as a Q at 0.704, unflagged, and
+    of a board of :data:`vision.letters.classify.BOARD_PRIOR_MIN_TILES` or more: the board's
+    rotations (:meth:`vision.letters.classify.TileClassifier.with_board_rotations`) vouch for a tile
+    whose way up others share, and for this one they cannot. On the truth photos read as ``tileref
+    eval`` reads them, 3 tiles were so turned: an upside-down Ö read as a Q at 0.704, unflagged, and
     at 0.615, and an I (its letter unknown to the truth) at 0.98. On 200 renders read both ways
     (seeds 6000-6099 with four seats, 2200-2299 with one to four), 43: 42 right at 0.87 to 1.0,
     one wrong at 0.51 and 0.6. 0.8 sits in the gap between 0.704 and 0.87; chosen on those
@@ -48,7 +48,7 @@ class ReadConfig:
     single dispute photo (``tileref read``, ``tileref eval``) and off for the live camera. 0.5
     stays: against 0.6, English letters over the five training seeds of ``bench seeds`` moved
     +1, -2, -1, +2 and +1 (scratch runs), no more than the seed itself moves them. With the tile
-    models trained since on letters drawn smaller (``vision.train``'s ``TRAINING_LETTER_SCALE``):
+    models trained since on letters drawn smaller (``lab.train``'s ``TRAINING_LETTER_SCALE``):
     1452, 1455, 1455, 1454 and 1455 of 1461, and 28, 22, 24, 26 and 27 wrong of 5700 on renders.
 
     ``max_tile_blur_px`` refuses a photo whose tiles are smeared wider than this (rectified
@@ -149,7 +149,7 @@ class ReadConfig:
     edge they can undo what the first look plainly saw: on a steep photo of a Polish board
     (unlabelled kristopalka red_boards_014) the first look read the far row's tiles A1, F1 and G1
     at 0.97, a look moved 6 px right read the whole row empty (the rings the tiles are compared
-    by, :func:`vision.occupancy.cell_features`, slid onto the frame), and averaged, F1 and G1
+    by, :func:`vision.cells.occupancy.cell_features`, slid onto the frame), and averaged, F1 and G1
     were lost. An empty square is still averaged: a moved look that sees a tile there raises a
     doubt worth naming (170755 A13, a tile at 0.04 in the first look and 0.52 in one moved).
     Measured with the occupancy model alone on the five looks: the truth photos
@@ -159,8 +159,8 @@ class ReadConfig:
     but one missed tile fewer too; a median of the looks did worse (10 and 103).
 
     ``small_cell_px``: a board whose median cell is smaller than this in the photo
-    (:func:`vision.rectify.photo_cell_px`) is read, with a warning that says so, since a tile of
-    a dozen pixels has lost the strokes that tell its letter. Measured by ``python -m bench
+    (:func:`vision.board.rectify.photo_cell_px`) is read, with a warning that says so, since a tile
+    of a dozen pixels has lost the strokes that tell its letter. Measured by ``python -m bench
     resolution`` (the 38 truth photos read as ``tileref eval`` reads them at 1, 0.5, 0.35 and
     0.25 of their size, corrected truth): below 20 px a cell 3.4 % of the letters were wrong (66
     of 1955; 38 of 51 boards found), from 20 px 0.6 % (24 of 3943; all 101 found); by group,
@@ -170,11 +170,11 @@ class ReadConfig:
     0.35 are refused for a part just over the limit (jheidel 170755 and ssetser IMG_2677, read
     before with 6 and 7 of their 97 and 94 letters wrong): below 20 px 3.0 % (53 of 1764; 36 of
     51 read). With the tile models trained on twice as many rendered faces
-    (:class:`vision.train.TrainingSettings`): below 20 px 2.6 % (45 of 1764), from 20 px 1.0 %
+    (:class:`lab.train.TrainingSettings`): below 20 px 2.6 % (45 of 1764), from 20 px 1.0 %
     (40 of 3943; 1.8 % at 12-16 px, 2.8 % at 16-20, 2.3 % at 20-24, 0.7 % from 24). That is one
     training seed; over seeds 1-5 the letters wrong at all four sizes together went from 77-102
     (median 86) to 63-88 (median 67), seed 1 the best of the earlier models and nearly the worst
-    of these. With the training letters then drawn as small as real ones (``vision.train``'s
+    of these. With the training letters then drawn as small as real ones (``lab.train``'s
     ``TRAINING_LETTER_SCALE``): below 20 px 2.3 % (40 of 1764), from 20 px 0.4 % (14 of 3944;
     1.9 % at 12-16 px, 2.3 % at 16-20, 0.9 % at 20-24, 0.2 % from 24). 20 px still parts the
     worse readings from the better.
@@ -189,7 +189,7 @@ class ReadConfig:
     went from 7 to 20 of 62 (German 5 of 12, unchanged: it has no such letter); always, as a
     photo is read on request, to 37. Neither warned of any of 88 English renders or 25 English
     truth photos, and the truth photos were warned of as before (German 5 of 8, Polish 1 of 1).
-    With the tile models trained since on letters drawn smaller (``vision.train``'s
+    With the tile models trained since on letters drawn smaller (``lab.train``'s
     ``TRAINING_LETTER_SCALE``) 7, 19 and 34 of the 62 Polish renders were warned; the rest as
     before.
     """
@@ -209,7 +209,7 @@ class ReadConfig:
     blur_ratio: float = 0.25  # a tile this much less sharp than the photo's tiles is blurred
     max_tile_blur_px: float = 10.0  # tiles' edges smeared wider than this: photo refused
     max_print_blur_px: float = 20.0  # ...and the board's, when no tile is found
-    max_covered_squares: float = 15  # more bare squares side by side (vision.cover): refused
+    max_covered_squares: float = 15  # more bare squares side by side (cells.cover): refused
     second_look_below: float = 0.9  # tiles read less surely are read again from shifted crops
     second_look_shift: float = 0.125  # ...moved this share of a cell (0: no second look)
     second_look_pad: float = 0.12  # ...and from a crop grown this share of a cell a side (0: not)
@@ -217,7 +217,7 @@ class ReadConfig:
     occupancy_shift: float = 0.0  # occupancy also read with the grid moved this share of a cell
     occupancy_shift_sure: float = 0.95  # ...except a tile the grid as found is this sure of
     small_cell_px: float = 20.0  # a median cell smaller than this (photo pixels): warned about
-    face_blanks: bool = True  # a blank faces the tiles beside it (vision.blankfacing), not a guess
+    face_blanks: bool = True  # a blank faces the tiles beside it (letters.blankfacing), not a guess
     off_square_sure: float = 0.9  # a letter off an empty cell's centre this sure: a tile (>1: off)
     unseen_letters_after: int = 1  # marks above a board shows before an Ł, an Ą is looked for
 

@@ -116,8 +116,3 @@ def _register_error_handlers(app: Flask) -> None:
         log.exception("unhandled error on %s %s", request.method, request.path)
         return respond(500, messages[500])
 
-
-def get_service() -> Any:
-    from flask import current_app
-
-    return current_app.extensions["tileref"]

@@ -12,8 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from webui import get_service
-from webui.service import ServiceError, parse_corners
+from webui.service import ServiceError, get_service, parse_corners
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

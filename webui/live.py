@@ -19,8 +19,14 @@ from typing import Any
 
 from referee.boardtext import Tile, rotate_tiles
 from referee.cells import Cell, Seat
-from vision.reading import SMALL_BOARD, maybe_tile_cells, off_square_cells
-from vision.steady import SteadyConfig, SteadyTracker, ViewCheck
+from vision import (
+    SMALL_BOARD,
+    SteadyConfig,
+    SteadyTracker,
+    ViewCheck,
+    maybe_tile_cells,
+    off_square_cells,
+)
 
 Board = dict[Cell, Tile]
 

@@ -29,10 +29,9 @@ from flask import (
 from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import COLUMNS, SIZE, Cell, Seat
 from referee.tiles import load_tile_set, tile_set_names
-from vision.reading import other_tile_sets, said_once, warned_cells
-from webui import get_service
+from vision import other_tile_sets, said_once, warned_cells
 from webui.live import tile_question
-from webui.service import ServiceError, parse_corners, tile_set_option
+from webui.service import ServiceError, get_service, parse_corners, tile_set_option
 
 bp = Blueprint("pages", __name__)
 log = logging.getLogger(__name__)

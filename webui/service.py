@@ -24,7 +24,7 @@ from referee.boardtext import BoardTextError, Tile, format_board_text, parse_boa
 from referee.cells import SEAT_ORDER, Cell, Seat
 from referee.errors import IllegalPlayError
 from referee.moves import Snapshot
-from vision.known import Doubts, settle
+from vision import Doubts, settle
 from webui import db, events, live
 from webui.events import GameSession, ReplayError
 
@@ -449,8 +449,7 @@ class GameService:
 
     def load_photo(self, data: bytes) -> Any:
         """A phone's photo (a dispute), decoded, within the photo caps; else one sentence."""
-        from vision.errors import ImageError
-        from vision.image import load_image
+        from vision import ImageError, load_image
 
         try:
             return load_image(data, max_bytes=self.live_config.max_photo_bytes,
@@ -465,7 +464,7 @@ class GameService:
 
     def read_image(self, image: Any, corners: list[list[float]] | None = None,
                    overlay: bool = False, tiles: str = "english") -> dict[str, Any]:
-        from vision.errors import VisionError
+        from vision import VisionError
 
         try:
             reading = read_board(image, corners, tile_set_option(tiles), single=True)
@@ -524,8 +523,7 @@ class GameService:
 
     def frame(self, game_id: str, data: bytes) -> dict[str, Any]:
         """POST /api/games/<id>/frames: one camera frame → reading, verdict, what we wait for."""
-        from vision.errors import ImageError, VisionError
-        from vision.image import load_image
+        from vision import ImageError, VisionError, load_image
 
         refused = self._board_play_refused(self.session(game_id))
         if refused:
@@ -807,8 +805,8 @@ def read_board(image: Any, corners: Any, tiles: str = "english", *, single: bool
     ``tileref read`` uses (``DISPUTE_CONFIG``: Tesseract on doubtful letters, occupancy read from
     five looks); a live frame is read fast, and the frames vote instead.
     """
-    from vision.read import read_board as reader
-    from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG
+    from vision import DEFAULT_CONFIG, DISPUTE_CONFIG
+    from vision import read_board as reader
 
     config = DISPUTE_CONFIG if single else DEFAULT_CONFIG
     if corners is None:
@@ -834,7 +832,7 @@ def overlay_png(image: Any, reading: Any) -> str:
     import cv2
 
     try:
-        from vision.overlay import draw_overlay
+        from vision import draw_overlay
         picture = draw_overlay(image, reading)
     except (ImportError, AttributeError):
         picture = image
@@ -849,3 +847,8 @@ def overlay_png(image: Any, reading: Any) -> str:
     return "data:image/png;base64," + base64.b64encode(encoded.tobytes()).decode("ascii")
 
 
+def get_service() -> Any:
+    """The app's one :class:`GameService` (``create_app`` made it), for the views of a request."""
+    from flask import current_app
+
+    return current_app.extensions["tileref"]

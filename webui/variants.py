@@ -27,8 +27,7 @@ from flask import (
 from referee.boardtext import BoardTextError, is_tile_letter, parse_board_text
 from referee.cells import Cell
 from referee.tiles import load_tile_set
-from webui import get_service
-from webui.service import ServiceError, Unreadable
+from webui.service import ServiceError, Unreadable, get_service
 
 log = logging.getLogger(__name__)
 
@@ -480,9 +479,7 @@ def sale_checks(game: Any, rows: list[str], recorded: list[str] | None) -> list[
 
 def read_photo(data: bytes, expected: tuple[int, int, int] | None) -> dict[str, Any]:
     """A photo → the player-board reader's JSON (letters, confidences, the unsure flags)."""
-    from vision.errors import ImageError, VisionError
-    from vision.image import load_image
-    from vision.playerboard import read_player_board
+    from vision import ImageError, VisionError, load_image, read_player_board
 
     service = get_service()
     try:
