@@ -17,7 +17,7 @@ import numpy as np
 
 from lab.render import RenderOptions, random_position, render_board_photo, soft_focus
 from lab.truth import DEV_PHOTOS, photo_corners, photos_with_truth, read_truth
-from vision import DISPUTE_CONFIG, ImageQualityError, load_image, read_board
+from vision import DISPUTE_CONFIG, ImageQualityError, WarningCode, load_image, read_board
 from vision.board.rectify import SIZE
 
 RENDERS = 40
@@ -35,7 +35,8 @@ def outcome(image: np.ndarray, corners: np.ndarray) -> str:
         reading = read_board(image, corners=corners, config=DISPUTE_CONFIG)
     except ImageQualityError as error:
         return "refused" if "lies over" in str(error) else "other"
-    return "named" if any(w.startswith("something over") for w in reading.warnings) else "quiet"
+    covered = (WarningCode.SOMETHING_OVER, WarningCode.SOMETHING_OVER_MAY_HIDE_A_TILE)
+    return "named" if any(w.code in covered for w in reading.warning_details) else "quiet"
 
 
 def _render(seed: int, hand: bool):

@@ -35,7 +35,14 @@ from lab.truth import (
 )
 from referee.cells import Seat
 from referee.tiles import load_tile_set
-from vision import DISPUTE_CONFIG, OTHER_TILE_SET, ReadConfig, VisionError, load_image, read_board
+from vision import (
+    DISPUTE_CONFIG,
+    ReadConfig,
+    VisionError,
+    WarningCode,
+    load_image,
+    read_board,
+)
 from vision.read import MARKS_FOR_ANOTHER_SET
 
 RENDERS = 100
@@ -67,7 +74,7 @@ def _warned(image: np.ndarray, config: ReadConfig, corners: np.ndarray | None = 
                              occupancy=occupancy, classifier=classifier)
     except VisionError:
         return None
-    return any(warning.startswith(OTHER_TILE_SET) for warning in reading.warnings)
+    return any(warning.code == WarningCode.OTHER_TILE_SET for warning in reading.warning_details)
 
 
 def _board(letters: list[str], image: np.ndarray, corners: np.ndarray | None = None,

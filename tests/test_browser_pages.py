@@ -211,10 +211,13 @@ def camera_reads(service, game_id: str, tiles: dict, maybe_tiles: tuple[str, ...
     """The live camera reads ``tiles`` (a ``{Cell: Tile}`` board) steadily, frames enough to
     be judged, unsure whether the ``maybe_tiles`` squares it reads as empty hold a tile."""
     from referee.boardtext import format_board_text
+    from referee.cells import Cell
+    from vision.warning import unsure_whether_tile
 
+    doubts = [unsure_whether_tile(Cell.parse(cell)) for cell in maybe_tiles]
     reading = {"board": format_board_text(tiles, spaced=True), "cells": [], "corners": [],
-               "warnings": [f"unsure whether {cell} holds a tile (read as empty)"
-                            for cell in maybe_tiles]}
+               "warnings": [doubt.message for doubt in doubts],
+               "warning_details": [doubt.to_json() for doubt in doubts]}
     table = service.live_table(game_id)
     for _ in range(2):
         service.judge_reading(game_id, table, reading)

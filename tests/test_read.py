@@ -18,6 +18,7 @@ from vision.errors import ImageQualityError
 from vision.image import load_image
 from vision.read import read_board
 from vision.reading import DISPUTE_CONFIG, ReadConfig
+from vision.warning import ReadingWarning, WarningCode
 from webui.cli import main
 
 REAL = PHOTOS / "DeclanFinerty__scrabble-vision__eval_board.jpeg"
@@ -36,6 +37,10 @@ def _check_reading_json(data: dict, image_shape: tuple[int, ...]) -> None:
     for x, y in data["corners"]:
         assert -width <= x <= 2 * width and -height <= y <= 2 * height
     assert all(isinstance(w, str) for w in data["warnings"])
+    # The same warnings as data (docs/formats.md): one per sentence, in the same order.
+    details = [ReadingWarning.from_json(detail) for detail in data["warning_details"]]
+    assert [detail.message for detail in details] == data["warnings"]
+    assert all(detail.code in set(WarningCode) for detail in details)
     tiles = parse_board_text(data["board"])
     assert len(tiles) == len(data["cells"])
     for cell in data["cells"]:
@@ -52,6 +57,19 @@ def _check_reading_json(data: dict, image_shape: tuple[int, ...]) -> None:
         Cell(col, row).name for row in range(15) for col in range(15)}
     assert not set(empty) & {cell["cell"] for cell in data["cells"]}
     assert all(0.0 <= confidence <= 1.0 for confidence in empty.values())
+
+
+def test_read_json_gives_each_warning_as_data(capsys) -> None:
+    # A rendered board under glare: some of its tiles are named, in words and as data.
+    photo = Path(__file__).resolve().parents[1] / "samples" / "photos" / "glare.jpg"
+    assert main(["read", "--json", str(photo)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    _check_reading_json(data, cv2.imread(str(photo)).shape)
+    glare = [detail for detail in data["warning_details"] if detail["code"] == "glare"]
+    assert glare and all(detail["message"] == f"glare over {detail['cells'][0]}"
+                         for detail in glare)
+    read = {cell["cell"] for cell in data["cells"]}
+    assert all(len(detail["cells"]) == 1 and detail["cells"][0] in read for detail in glare)
 
 
 def test_read_json_on_a_real_photo(capsys) -> None:

@@ -17,6 +17,7 @@ from lab.render import RenderOptions, render_board_photo
 from referee.boardtext import Tile, format_board_text
 from referee.cells import Cell
 from vision.steady import SteadyConfig, SteadyTracker, ViewState
+from vision.warning import ReadingWarning, off_its_square, small_board, unsure_whether_tile
 from webui import live
 
 TWO_PLAYERS = {"ruleset": "archipelago",
@@ -33,7 +34,13 @@ def reading(spec: dict[str, str]) -> dict:
     return {"board": format_board_text(tiles, spaced=True),
             "cells": [{"cell": c.name, "letter": t.letter, "rotation": t.rotation or 0,
                        "confidence": 1.0} for c, t in tiles.items()],
-            "corners": [[0, 0], [1, 0], [1, 1], [0, 1]], "warnings": []}
+            "corners": [[0, 0], [1, 0], [1, 1], [0, 1]], "warnings": [], "warning_details": []}
+
+
+def warned(data: dict, warnings: list[ReadingWarning]) -> dict:
+    """``data`` with ``warnings``, as ``tileref read --json`` gives them: sentences and data."""
+    return dict(data, warnings=[warning.message for warning in warnings],
+                warning_details=[warning.to_json() for warning in warnings])
 
 
 CAT_S = {"G15": "C^", "H15": "A^", "I15": "T^"}
@@ -404,9 +411,7 @@ def doubting(spec: dict[str, str], *, maybe_tiles: tuple[str, ...] = (),
              confidence: dict[str, float] | None = None) -> dict:
     """A reading of ``spec`` that doubts itself as the reader does: warnings on empty cells that
     may hold a tile, and letters read less surely."""
-    data = reading(spec)
-    data["warnings"] = [f"unsure whether {cell} holds a tile (read as empty)"
-                        for cell in maybe_tiles]
+    data = warned(reading(spec), [unsure_whether_tile(Cell.parse(cell)) for cell in maybe_tiles])
     for cell in data["cells"]:
         cell["confidence"] = (confidence or {}).get(cell["cell"], 1.0)
     return data
@@ -444,12 +449,13 @@ def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, cli
 
 def test_only_a_doubt_at_either_end_of_the_last_word_is_asked_about() -> None:
     cat = ("CAT", ["G15", "H15", "I15"])
-    def doubt(*cells: str) -> list[str]:
-        return [f"unsure whether {cell} holds a tile (read as empty)" for cell in cells]
+    def doubt(*cells: str) -> list[ReadingWarning]:
+        return [unsure_whether_tile(Cell.parse(cell)) for cell in cells]
     assert live.word_end_doubts(doubt("F15", "J15", "H14"), "S", cat[1]) == ["F15", "J15"]
-    assert live.waiting_detail(doubt("F15", "J15"), "S", cat).startswith(
-        "is there a tile on F15 or J15, next to CAT?")
-    assert live.waiting_detail(doubt("H14", "K15"), "S", cat) == ""
+    asked = live.waiting_detail(doubt("F15", "J15"), "S", cat)
+    assert asked.text.startswith("is there a tile on F15 or J15, next to CAT?")
+    assert asked.cells == ("F15", "J15")
+    assert live.waiting_detail(doubt("H14", "K15"), "S", cat) == live.Detail()
     down = ["H7", "H8", "H9"]
     assert live.word_end_doubts(doubt("H6", "H10", "G8"), "S", down) == ["H6", "H10"]
     # A camera at North names the South view's J15 as F1.
@@ -603,23 +609,49 @@ def test_a_tile_half_off_its_square_is_told_while_waiting_in_the_south_view(app,
     table = service.live_table(game_id)
     seen = {cell.name: tile.token for cell, tile in live.to_camera_frame(south, "W").items()}
     t_cell = next(iter(live.to_camera_frame(tiles_of({"I15": "T^"}), "W"))).name
-    off = f"tile off its square on {t_cell} (half on the next one: read as {t_cell}'s)"
-    data = reading(seen)
-    data["warnings"] = [off]
+    off = off_its_square(Cell.parse(t_cell))
+    assert off.message == f"tile off its square on {t_cell} (half on the next one: read as " \
+                          f"{t_cell}'s)"
+    data = warned(reading(seen), [off])
     answer = [service.judge_reading(game_id, table, data) for _ in range(2)][-1]
     assert answer["waiting_for"] == "a play" and answer["verdict"] is None
     assert answer["detail"] == "a tile lies half off its square on I15: push it onto its square"
     assert t_cell != "I15"  # the camera's own name for it is not the players'
     assert service.state(game_id)["live"]["detail"] == answer["detail"]
+    assert service.state(game_id)["live"]["detail_cells"] == ["I15"]
     # The referee board rings the square it names, and no other.
     panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
     assert ringed(panel) == ["I15"]
 
-    small = "board small in the photo (cells 15 px across, 20 or more read best): move closer"
-    assert live.waiting_detail([off, small], "W") == small
-    assert live.waiting_detail([off, off.replace(t_cell, "A1")], "S") == (
-        f"tiles lie half off their squares on {t_cell}, A1: push them onto their squares")
-    assert live.waiting_detail(["unsure whether K3 holds a tile (read as empty)"], "S") == ""
+    small = small_board(15, 20, "move closer")
+    assert small.message == ("board small in the photo (cells 15 px across, 20 or more read "
+                             "best): move closer")
+    assert live.waiting_detail([off, small], "W") == live.Detail(small.message)
+    assert live.waiting_detail([off, off_its_square(Cell.parse("A1"))], "S") == live.Detail(
+        f"tiles lie half off their squares on {t_cell}, A1: push them onto their squares",
+        (t_cell, "A1"))
+    assert live.waiting_detail([unsure_whether_tile(Cell.parse("K3"))], "S") == live.Detail()
+
+
+def test_the_table_finds_its_squares_by_code_whatever_the_warnings_say(app, make_game) -> None:
+    """Rewording a warning changes what the table reads, never which squares it names: the
+    camera's doubts and the tiles half off their squares are found by code and cells."""
+    cat = ("CAT", ["G15", "H15", "I15"])
+    odd = [ReadingWarning("unsure-whether-tile", (Cell.parse("J15"),), "J15: tile or not?"),
+           ReadingWarning("off-square", (Cell.parse("B2"),), "B2 wanders")]
+    assert live.word_end_doubts(odd, "S", cat[1]) == ["J15"]
+    assert live.waiting_detail(odd, "S", cat).cells == ("J15",)
+    assert live.waiting_detail(odd, "S").cells == ("B2",)
+    # A game knowing a tile on J15 keeps it where a frame reads the square as empty but says,
+    # in whatever words, that it may hold one.
+    south = tiles_of(dict(CAT_S, J15="S^"))
+    game_id, _ = make_game(dict(TWO_PLAYERS, position={"board": format_board_text(south),
+                                                       "to_move": "N"}))
+    service = app.extensions["tileref"]
+    table = service.live_table(game_id)
+    seen = warned(reading(CAT_S), odd[:1])
+    answer = [service.judge_reading(game_id, table, seen) for _ in range(2)][-1]
+    assert answer["kept"] == ["J15"]
 
 
 def test_a_hand_held_still_over_the_board_is_waited_out_not_read(client, make_game):

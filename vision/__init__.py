@@ -17,13 +17,14 @@ The stages, in the order a photo goes through them, are subpackages:
   national letters (``diacritics``), where a letter lies on its square (``tilecentre``), which
   way a blank faces (``blankfacing``) and Tesseract's second opinion (``ocr``).
 
-Beside them: :mod:`vision.read` chains the stages; :mod:`vision.reading` is what comes out;
-:mod:`vision.quality` judges the photo (glare, shadow, blur, size); :mod:`vision.known` settles
-a reading with the tiles a game already knows; :mod:`vision.steady` tells a steady camera view
-from a hand over the board; :mod:`vision.overlay` draws a reading over its photo;
-:mod:`vision.playerboard` reads a First Draft player's own board; :mod:`vision.image` loads
-photos and :mod:`vision.errors` is every failure a user can cause. Training, rendering and
-evaluation are offline tools in :mod:`lab`, which this package never imports.
+Beside them: :mod:`vision.read` chains the stages; :mod:`vision.reading` is what comes out and
+:mod:`vision.warning` what it doubts, as data; :mod:`vision.quality` judges the photo (glare,
+shadow, blur, size); :mod:`vision.known` settles a reading with the tiles a game already knows;
+:mod:`vision.steady` tells a steady camera view from a hand over the board;
+:mod:`vision.overlay` draws a reading over its photo; :mod:`vision.playerboard` reads a First
+Draft player's own board; :mod:`vision.image` loads photos and :mod:`vision.errors` is every
+failure a user can cause. Training, rendering and evaluation are offline tools in :mod:`lab`,
+which this package never imports.
 """
 
 from __future__ import annotations
@@ -36,29 +37,24 @@ from vision.known import KNOWN_TILE_SURE, Doubts, settle
 from vision.overlay import draw_overlay, save_overlay
 from vision.playerboard import PlayerBoardConfig, PlayerBoardReading, read_player_board
 from vision.read import SOUTH_OPTIONS, read_board, read_rectified
-from vision.reading import (
-    DEFAULT_CONFIG,
-    DISPUTE_CONFIG,
-    OTHER_TILE_SET,
-    SMALL_BOARD,
-    BoardReading,
-    CellReading,
-    ReadConfig,
+from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG, BoardReading, CellReading, ReadConfig
+from vision.steady import SteadyConfig, SteadyTracker, ViewCheck, ViewState
+from vision.warning import (
+    ReadingWarning,
+    WarningCode,
     maybe_tile_cells,
     off_square_cells,
     other_tile_sets,
+    reading_warnings,
     said_once,
     warned_cells,
 )
-from vision.steady import SteadyConfig, SteadyTracker, ViewCheck, ViewState
 
 __all__ = [
     "DEFAULT_CONFIG",
     "DISPUTE_CONFIG",
     "KNOWN_TILE_SURE",
-    "OTHER_TILE_SET",
     "SIDES",
-    "SMALL_BOARD",
     "SOUTH_OPTIONS",
     "BoardLocation",
     "BoardNotFoundError",
@@ -70,12 +66,14 @@ __all__ = [
     "PlayerBoardConfig",
     "PlayerBoardReading",
     "ReadConfig",
+    "ReadingWarning",
     "RectifiedBoard",
     "SteadyConfig",
     "SteadyTracker",
     "ViewCheck",
     "ViewState",
     "VisionError",
+    "WarningCode",
     "check_corners",
     "draw_overlay",
     "find_board",
@@ -87,6 +85,7 @@ __all__ = [
     "read_board",
     "read_player_board",
     "read_rectified",
+    "reading_warnings",
     "rectify",
     "said_once",
     "save_overlay",

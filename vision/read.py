@@ -45,16 +45,17 @@ from vision.quality import (
     photo_cell_px_or_inf,
     small_board_warnings,
 )
-from vision.reading import (
-    DEFAULT_CONFIG,
-    MAY_HIDE_A_TILE,
-    OFF_SQUARE,
-    OTHER_TILE_SET,
-    UNSURE_WHETHER,
-    BoardReading,
-    CellReading,
-    ReadConfig,
+from vision.reading import DEFAULT_CONFIG, BoardReading, CellReading, ReadConfig
+from vision.warning import (
+    ReadingWarning,
+    blur_over,
+    may_hide_a_tile,
     maybe_tile_cells,
+    off_its_square,
+    other_tile_set,
+    something_over,
+    unsure_of_letter,
+    unsure_whether_tile,
 )
 
 SOUTH_OPTIONS = ("bottom", "auto")
@@ -270,17 +271,15 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         probability[row, col] = max(probability[row, col], config.unsure_empty_above)
     light = light_warnings(board, tile_mask, config)
     for col, row in pushed.half_off:
-        name = Cell(col, row).name
-        light.setdefault((col, row), []).append(
-            f"{OFF_SQUARE} {name} (half on the next one: read as {name}'s)")
+        light.setdefault((col, row), []).append(off_its_square(Cell(col, row)))
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     occupied = [(col, row) for row in range(SIZE) for col in range(SIZE) if tile_mask[row, col]]
     for col, row in judge_blur(board, occupied, config, photo_cell_px_or_inf(corners)):
-        light.setdefault((col, row), []).append(f"blur over {Cell(col, row).name}")
+        light.setdefault((col, row), []).append(blur_over(Cell(col, row)))
     # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
     for cell in _covered(board, tile_mask, config):
-        light.setdefault(cell, []).append(f"something over {Cell(*cell).name}")
+        light.setdefault(cell, []).append(something_over(Cell(*cell)))
     crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in occupied]
     probs = classifier.tile_probabilities(crops, letters)
     crops, probs, centres = follow_letters(board, occupied, crops, probs, classifier, letters,
@@ -303,12 +302,12 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     blank_share = _blank_share(guesses, tile_set.blanks)
     lone = lone_turns(guesses)
     readings: list[CellReading] = []
-    warnings: list[str] = list(other_set)  # about the whole photo: first, as SMALL_BOARD
+    warnings: list[ReadingWarning] = list(other_set)  # about the whole photo: first
     for (col, row), guess, soft, alone in zip(occupied, guesses, blurred, lone, strict=True):
         name = Cell(col, row).name
         cell_warnings = list(light.get((col, row), []))
         if soft:
-            cell_warnings.append(f"blur over {name}")
+            cell_warnings.append(blur_over(Cell(col, row)))
         tile_p = float(probability[row, col])
         confidence = guess.confidence * min(1.0, 0.5 + tile_p / 2 if tile_p < 1 else 1.0)
         if guess.letter == BLANK:
@@ -318,12 +317,11 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         # three blanks of a set of two, each believed at most 2/3, had all passed as sure.
         least = config.lone_turn_confidence if alone else config.low_confidence
         if confidence < least if guess.letter != BLANK else blank_share < 1:
-            cell_warnings.append(f"unsure of the letter on {name} ({guess.letter}, maybe "
-                                 f"{guess.runner_up})")
+            cell_warnings.append(unsure_of_letter(Cell(col, row), guess.letter, guess.runner_up))
         readings.append(CellReading(
             cell=name, letter=guess.letter, rotation=guess.rotation,
             confidence=round(float(np.clip(confidence, 0.0, 1.0)), 3),
-            blank=guess.letter == BLANK, warnings=tuple(cell_warnings)))
+            blank=guess.letter == BLANK, warning_details=tuple(cell_warnings)))
         warnings.extend(cell_warnings)
     # A tile under glare, in shadow or under something is never silently read as empty: glare
     # can wash a letter out completely and a deep shadow take a tile's face down to a
@@ -333,7 +331,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     occupied_cells = set(occupied)
     for (col, row), cell_warnings in light.items():
         if (col, row) not in occupied_cells:
-            warnings.extend(w + MAY_HIDE_A_TILE for w in cell_warnings)
+            warnings.extend(may_hide_a_tile(warning) for warning in cell_warnings)
     warnings.extend(_unsure_empty(probability, occupied_cells | set(light), config))
     if config.face_blanks:
         readings = face_blanks(readings)
@@ -384,7 +382,7 @@ def _blank_share(guesses: list[TileGuess], blanks_in_set: int) -> float:
 
 
 def _empty_confidence(probability: np.ndarray, occupied: set[tuple[int, int]],
-                      warnings: list[str], config: ReadConfig) -> dict[str, float]:
+                      warnings: list[ReadingWarning], config: ReadConfig) -> dict[str, float]:
     """How sure the reading is that each cell read as empty is empty: one less the occupancy
     model's probability of a tile, and no surer than a cell named as a doubt
     (``config.unsure_empty_above``) where a warning says it may hide a tile (glare, shadow,
@@ -425,10 +423,10 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
     if groups and int(groups[0].sum()) > config.max_covered_squares:
         rows, cols = np.nonzero(groups[0])
         middle = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
+        around = Cell(int(cols[middle]), int(rows[middle]))
         raise ImageQualityError(
-            f"something lies over {len(rows)} squares of the board, around "
-            f"{Cell(int(cols[middle]), int(rows[middle])).name} (a hand?): take the photo again "
-            "with the board clear")
+            f"something lies over {len(rows)} squares of the board, around {around.name} (a "
+            "hand?): take the photo again with the board clear", cells=(around,))
     return [(int(col), int(row)) for group in groups for row, col in zip(*np.nonzero(group),
                                                                           strict=True)]
 
@@ -471,7 +469,7 @@ def _unseen_letters_read(board: RectifiedBoard, cells: list[tuple[int, int]],
     return "".join(guess.letter for guess in guesses if guess.letter in unseen)
 
 
-def _other_tile_set(marks: int, unseen: str, tiles: str) -> list[str]:
+def _other_tile_set(marks: int, unseen: str, tiles: str) -> list[ReadingWarning]:
     """The warning that the letters carry marks the tile set read with has none of (``marks``
     tiles show one above their letter, and ``unseen`` are the letters of other sets some tiles
     read as), naming the sets that have such letters: their data, not a list here."""
@@ -480,12 +478,11 @@ def _other_tile_set(marks: int, unseen: str, tiles: str) -> list[str]:
     sets = [name for name in tile_set_names()
             if (marks and marked_twins(load_tile_set(name).letters))
             or any(letter in load_tile_set(name).letters for letter in unseen)]
-    return [f"{OTHER_TILE_SET} {marks + len(unseen)} letters, as on {' or '.join(sets)} tiles: "
-            f"read the photo with its own tile set (this reading used {tiles})"]
+    return [other_tile_set(marks + len(unseen), sets, tiles)]
 
 
 def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
-                  config: ReadConfig) -> list[str]:
+                  config: ReadConfig) -> list[ReadingWarning]:
     """A warning for each cell read as empty that the occupancy model thought might hold a tile
     (``config.unsure_empty_above``), unless already named (read as a tile, or under glare or
     shadow).
@@ -505,7 +502,7 @@ def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
     believed. A threshold of 0.2 or 0.25 would name 5 of the 7 and 30 or 20 squares; the missed
     tile matters more.
     """
-    return [f"{UNSURE_WHETHER} {Cell(col, row).name} holds a tile (read as empty)"
+    return [unsure_whether_tile(Cell(col, row))
             for row in range(SIZE) for col in range(SIZE)
             if (col, row) not in named
             and config.unsure_empty_above <= probability[row, col] < config.occupancy_threshold]
@@ -558,11 +555,11 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
                                  classifier=classifier)
     except ImageQualityError as error:
         # Refused after the board was found (a blur, a hand): say where it was found.
-        raise ImageQualityError(str(error), _points(quad)) from None
+        raise ImageQualityError(str(error), _points(quad), error.cells) from None
     reading.timings_ms.update(timings)
     small = small_board_warnings(quad, config)
     if small:
-        reading = replace(reading, warnings=(*small, *reading.warnings))
+        reading = replace(reading, warning_details=(*small, *reading.warning_details))
     if south == "auto":
         reading = reading.turned(upright_turns(reading))
     return reading

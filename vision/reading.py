@@ -8,12 +8,11 @@ thresholds every reading stage shares live in :class:`ReadConfig`, so tuning is 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from referee.boardtext import Tile, format_board_text, rotate_tiles
 from referee.cells import ARROWS, Cell
+from vision.warning import ReadingWarning, maybe_tile_cells
 
 
 @dataclass(frozen=True)
@@ -241,7 +240,12 @@ class CellReading:
     rotation: int = 0
     confidence: float = 1.0
     blank: bool = False
-    warnings: tuple[str, ...] = ()
+    warning_details: tuple[ReadingWarning, ...] = ()
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What :attr:`warning_details` say of this tile, as a person reads it."""
+        return tuple(warning.message for warning in self.warning_details)
 
     def __post_init__(self) -> None:
         Cell.parse(self.cell)
@@ -271,13 +275,20 @@ class BoardReading:
 
     ``empty`` is how sure the reader is that each cell read as empty is empty ({"A1": 0.99}),
     so that every cell of the board has a confidence, the occupied ones in ``cells``.
+    ``warning_details`` are the warnings as data (:class:`vision.warning.ReadingWarning`): the
+    whole photo's first, then each tile's, then the squares read as empty.
     """
 
     cells: tuple[CellReading, ...]
     corners: tuple[tuple[float, float], ...]
-    warnings: tuple[str, ...] = ()
+    warning_details: tuple[ReadingWarning, ...] = ()
     timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
     empty: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The warnings as a person reads them, one sentence each (FORMATS.md's ``warnings``)."""
+        return tuple(warning.message for warning in self.warning_details)
 
     def tiles(self) -> dict[Cell, Tile]:
         return {Cell.parse(reading.cell): reading.tile for reading in self.cells}
@@ -293,6 +304,7 @@ class BoardReading:
             "cells": [reading.to_json() for reading in self.cells],
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "warnings": list(self.warnings),
+            "warning_details": [warning.to_json() for warning in self.warning_details],
             "empty": [{"cell": name, "confidence": round(float(confidence), 3)}
                       for name, confidence in sorted(self.empty.items(), key=_board_order)],
         }
@@ -304,7 +316,7 @@ class BoardReading:
         """Cells read as empty that a warning says may hold a tile (glare or shadow that may hide
         one, a possible blank), in the order named: where a person should look again."""
         read = {reading.cell for reading in self.cells}
-        return [name for name in maybe_tile_cells(self.warnings) if name not in read]
+        return [name for name in maybe_tile_cells(self.warning_details) if name not in read]
 
     def turned(self, quarter_turns: int) -> BoardReading:
         """The same reading with the board turned clockwise (cells move, rotations follow).
@@ -326,7 +338,7 @@ class BoardReading:
                     rotation=moved[new].rotation or 0,
                     confidence=reading.confidence,
                     blank=reading.blank,
-                    warnings=_turned_warnings(reading.warnings, quarter_turns),
+                    warning_details=_turned(reading.warning_details, quarter_turns),
                 )
             )
         cells.sort(key=lambda r: (Cell.parse(r.cell).row, Cell.parse(r.cell).col))
@@ -334,101 +346,8 @@ class BoardReading:
         corners = tuple(self.corners[(i - quarter_turns) % 4] for i in range(4))
         empty = {Cell.parse(name).turned(quarter_turns).name: confidence
                  for name, confidence in self.empty.items()}
-        return BoardReading(tuple(cells), corners,
-                            _turned_warnings(self.warnings, quarter_turns), dict(self.timings_ms),
-                            empty)
-
-
-MAY_HIDE_A_TILE = " (may hide a tile)"
-"""Ends a glare or shadow warning on a cell read as empty that might hold a tile."""
-OFF_SQUARE = "tile off its square on"
-"""Starts the warning on a tile found lying half on the next cell
-(:func:`vision.read.off_square_tiles`)."""
-UNSURE_WHETHER = "unsure whether"
-"""Starts the warning on a cell read as empty that the occupancy model half believed a tile."""
-OTHER_TILE_SET = "marks on"
-"""Starts the warning that the tiles' letters carry marks (Ä, Ó, Ł) the tile set read with has no
-letter for: the photo is likely of another set. It names no cell."""
-SMALL_BOARD = "board small in the photo"
-"""Starts the warning that the board is too small in the photo (``ReadConfig.small_cell_px``):
-one of the two about the whole photo, which name no cell and come first."""
-
-_CELL_NAME = re.compile(r"\b[A-O](?:1[0-5]|[1-9])\b")
-"""A cell's name inside a warning ("glare over K3"); a lone letter ("maybe E") is none."""
-_CELL_SLOT = "\0"
-"""Where :func:`said_once` takes out a warning's cell, to find those said in the same words."""
-
-
-def maybe_tile_cells(warnings: Iterable[str]) -> list[str]:
-    """The cells that warnings say may hold a tile though read as empty (glare or shadow that may
-    hide one, "unsure whether K3 holds a tile"), in the order named.
-
-    A plain function of the warning texts, so that a reading known only as its JSON (the web
-    service's frames) is understood the same way as a :class:`BoardReading`.
-    """
-    return _cells_named(warnings, lambda warning: warning.endswith(MAY_HIDE_A_TILE)
-                        or warning.startswith(UNSURE_WHETHER))
-
-
-def off_square_cells(warnings: Iterable[str]) -> list[str]:
-    """The cells that warnings name as holding a tile half off its square (``tile off its square
-    on K3``), in the order named: a plain function of the texts, as :func:`maybe_tile_cells`."""
-    return _cells_named(warnings, lambda warning: warning.startswith(OFF_SQUARE))
-
-
-_OTHER_SETS = re.compile(rf"{OTHER_TILE_SET} \d+ letters, as on (.+?) tiles:")
-
-
-def other_tile_sets(warnings: Iterable[str]) -> list[str]:
-    """The tile sets an :data:`OTHER_TILE_SET` warning names ("as on german or polish tiles"),
-    in its order; none without one. A plain function of the texts, as :func:`maybe_tile_cells`,
-    so a page can offer to read the photo again with each."""
-    for warning in warnings:
-        found = _OTHER_SETS.match(warning)
-        if found:
-            return found.group(1).split(" or ")
-    return []
-
-
-def warned_cells(warnings: Iterable[str]) -> list[str]:
-    """Every cell any warning names, in the order named: the squares a person should look at on
-    the table before trusting the reading (a plain function of the texts, as
-    :func:`maybe_tile_cells`)."""
-    return _cells_named(warnings, lambda warning: True)
-
-
-def said_once(warnings: Iterable[str]) -> list[str]:
-    """The warnings for a person to read: one said of several cells in the same words once,
-    naming them all ("shadow over B2, F2 and L4 (may hide a tile)", "unsure whether B1, C1 or D1
-    holds a tile (read as empty)"), in the order first named. A warning naming no cell, or more
-    than one, or in words of its own ("unsure of the letter on A1 (?, maybe K)") stands as it is.
-
-    Why: a dim or glossy photo gives a warning a square, and twenty lines of "unsure whether ...
-    holds a tile" hide the few other things said.
-    """
-    said: dict[str, list[str]] = {}
-    for warning in warnings:
-        names = _CELL_NAME.findall(warning)
-        if len(names) == 1:  # the same words with the cell left out
-            said.setdefault(_CELL_NAME.sub(_CELL_SLOT, warning), []).append(names[0])
-        else:
-            said.setdefault(warning, [])
-    lines = []
-    for words, named in said.items():
-        names = list(dict.fromkeys(named))
-        if names:
-            last = " or " if words.startswith(UNSURE_WHETHER) else " and "
-            joined = last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
-            words = words.replace(_CELL_SLOT, joined)
-        lines.append(words)
-    return lines
-
-
-def _cells_named(warnings: Iterable[str], chosen: Callable[[str], bool]) -> list[str]:
-    """Every cell the ``chosen`` warnings name, once each, in the order named."""
-    named = (match.group() for warning in warnings if chosen(warning)
-             for match in _CELL_NAME.finditer(warning))
-    return list(dict.fromkeys(named))
+        return BoardReading(tuple(cells), corners, _turned(self.warning_details, quarter_turns),
+                            dict(self.timings_ms), empty)
 
 
 def _board_order(item: tuple[str, float]) -> tuple[int, int]:
@@ -437,13 +356,10 @@ def _board_order(item: tuple[str, float]) -> tuple[int, int]:
     return cell.row, cell.col
 
 
-def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str, ...]:
-    """Warnings naming the cells of the turned view: "glare over K3" must point at the tile the
-    turned board shows there, not at the square that had that name before the turn."""
-    return tuple(_CELL_NAME.sub(lambda m: Cell.parse(m.group()).turned(quarter_turns).name,
-                                warning) for warning in warnings)
+def _turned(warnings: tuple[ReadingWarning, ...], quarter_turns: int
+           ) -> tuple[ReadingWarning, ...]:
+    """Warnings naming the cells of the turned view (:meth:`ReadingWarning.turned`)."""
+    return tuple(warning.turned(quarter_turns) for warning in warnings)
 
 
-__all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "OFF_SQUARE", "OTHER_TILE_SET",
-           "SMALL_BOARD", "UNSURE_WHETHER", "BoardReading", "CellReading", "ReadConfig",
-           "maybe_tile_cells", "off_square_cells", "other_tile_sets", "said_once", "warned_cells"]
+__all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "BoardReading", "CellReading", "ReadConfig"]

@@ -29,7 +29,7 @@ from flask import (
 from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import COLUMNS, SIZE, Cell, Seat
 from referee.tiles import load_tile_set, tile_set_names
-from vision import other_tile_sets, said_once, warned_cells
+from vision import other_tile_sets, reading_warnings, said_once, warned_cells
 from webui.live import tile_question
 from webui.service import ServiceError, get_service, parse_corners, tile_set_option
 
@@ -247,7 +247,7 @@ def panel_context(game_id: str) -> dict[str, Any]:
         # The squares the table is told about while it waits (a tile half off its square, a
         # tile the last word may have that went unseen) are ringed on the board, as the panel
         # shows the words (_panel.html).
-        marks["check"] = [*marks.get("check", []), *warned_cells([table["detail"]])]
+        marks["check"] = [*marks.get("check", []), *table.get("detail_cells", [])]
     ghosts = {}
     for verdict in state["moves"][-1:]:
         for captured in verdict.get("captured_words") or []:
@@ -459,7 +459,7 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
                            "it again, or take another photo."
         return context
     reading = result["reading"]
-    warnings = reading.get("warnings") or []
+    warnings = reading_warnings(reading)
     # The squares a warning names are ringed on the board, so the players find them on the
     # table without matching names by hand.
     check = warned_cells(warnings)
@@ -471,7 +471,7 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
          "url": url_for("pages.dispute_photo", photo_id=photo_id, tiles=name, **kept)}
         for name in other_tile_sets(warnings) if name in TILE_SET_NAMES]
     context.update(reading=reading, overlay=result["overlay_png"], size=result["size"],
-                   warning_lines=said_once(warnings),
+                   warning_lines=[warning.message for warning in said_once(warnings)],
                    corners=reading.get("corners"), check=check,
                    cells=draw_board(reading["board"], "archipelago", {"tiles": tiles},
                                     {"check": check}))

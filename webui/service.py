@@ -24,7 +24,7 @@ from referee.boardtext import BoardTextError, Tile, format_board_text, parse_boa
 from referee.cells import SEAT_ORDER, Cell, Seat
 from referee.errors import IllegalPlayError
 from referee.moves import Snapshot
-from vision import Doubts, settle
+from vision import Doubts, reading_warnings, settle
 from webui import db, events, live
 from webui.events import GameSession, ReplayError
 
@@ -555,7 +555,8 @@ class GameService:
             except VisionError as error:
                 table.fusion.clear()
                 return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
-                                          _one_line(error))
+                                          live.Detail(_one_line(error),
+                                                      tuple(cell.name for cell in error.cells)))
             except Exception:  # a reader bug must not stop the game: log it, try the next
                 log.exception("game %s: the board reader failed on a frame", game_id)
                 table.fusion.clear()
@@ -641,18 +642,19 @@ class GameService:
             return self._frame_answer(game_id, table, reading_json, verdict, waiting, "")
 
     def _frame_answer(self, game_id: str, table: live.LiveTable, reading: Any, verdict: Any,
-                      waiting_for: str, detail: str) -> dict[str, Any]:
-        if not detail and reading:
+                      waiting_for: str, detail: str | live.Detail) -> dict[str, Any]:
+        told = live.Detail(detail) if isinstance(detail, str) else detail
+        if not told.text and reading:
             # Nothing else to say: what the players can still put right is worth saying (a
             # camera too far from the board, a tile the last word may have that went unseen,
             # a tile half off its square).
             session = self.session(game_id)
-            detail = live.waiting_detail(reading.get("warnings", ()), session.camera_side,
-                                         _last_word(session.verdicts))
-        if table.set_status(waiting_for, detail):
+            told = live.waiting_detail(reading_warnings(reading), session.camera_side,
+                                       _last_word(session.verdicts))
+        if table.set_status(waiting_for, told.text, told.cells):
             self.notify(game_id)
         return {"reading": reading, "verdict": verdict, "waiting_for": waiting_for,
-                "detail": detail, "kept": []}
+                "detail": told.text, "kept": []}
 
     def _profile_corners(self, session: GameSession, image: Any) -> Any:
         name = session.spec.get("table", {}).get("calibration")
