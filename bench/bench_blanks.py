@@ -1,11 +1,11 @@
 """Which way blanks face: the classifier's guess against the tiles beside them.
 
 A blank's face says nothing about which way is up, and in archipelago the way a tile faces is
-its owner (:mod:`vision.blankfacing`). Two kinds of board, each read once with
+its owner (:mod:`vision.letters.blankfacing`). Two kinds of board, each read once with
 ``ReadConfig.face_blanks`` off (the classifier's guess), then its blanks turned by
-:func:`vision.blankfacing.face_blanks` as the reader turns them when it is on:
+:func:`vision.letters.blankfacing.face_blanks` as the reader turns them when it is on:
 
-* renders: archipelago boards with two and with four seats (``vision.render``, random positions
+* renders: archipelago boards with two and with four seats (``lab.render``, random positions
   and conditions, seeds ``FIRST_SEED`` on, their corners given), two lettered tiles of each made
   blanks, keeping their seat: right when a blank read as one faces the seat that laid it;
 * the truth photos, read as ``tileref eval`` reads them (models that never saw the photo's
@@ -31,22 +31,19 @@ from functools import partial
 
 import numpy as np
 
+from lab.render import random_position, render_board_photo
+from lab.truth import DEV_PHOTOS, photo_corners, photos_with_truth, read_truth, tile_set_for
 from referee.boardtext import Tile
 from referee.cells import Cell, Seat
-from vision.blankfacing import face_blanks
-from vision.errors import VisionError
-from vision.eval_reading import photo_corners, tile_set_for
-from vision.read import read_board
-from vision.reading import DISPUTE_CONFIG, CellReading
-from vision.render import random_position, render_board_photo
-from vision.truth import DEV_PHOTOS, photos_with_truth, read_truth
+from vision import DISPUTE_CONFIG, CellReading, VisionError, read_board
+from vision.letters.blankfacing import face_blanks
 
 RENDERS = 40
 """Renders of each number of seats."""
 FIRST_SEED = 1100
 """Not 1000: the committed tile models learnt from the renders of seeds 1000-1019, four seats'
 tiles each, which with four seats here were these very boards but for their two blanks
-(:func:`vision.train.training_render_seeds`)."""
+(:func:`lab.train.training_render_seeds`)."""
 BLANKS = 2
 """Lettered tiles made blanks on each render."""
 
@@ -126,7 +123,7 @@ def renders(seats: list[Seat], found: Found) -> dict[str, list[bool]]:
 
 
 def truth_photos() -> dict[str, list[bool]]:
-    from vision.train import TrainingSettings, loso_models
+    from lab.train import TrainingSettings, loso_models
 
     photos = photos_with_truth(DEV_PHOTOS)
     models = loso_models({read_truth(photo).source for photo in photos},

@@ -1,8 +1,8 @@
 """How fast and how well the board is found (``python -m bench corners``).
 
 For every photo with truth corners in ``../shared/photos`` (or, without that folder, a few
-rendered boards): the time of :func:`vision.locate.find_board` on the decoded photo (the best of
-a few runs, so other work on a shared machine inflates it less), and the worst corner error in
+rendered boards): the time of :func:`vision.board.locate.find_board` on the decoded photo (the best
+of a few runs, so other work on a shared machine inflates it less), and the worst corner error in
 cells. The same figures for a baseline measured in the same process, taking turns with ours on
 each photo: the classic "largest four-sided contour" finder most public readers use. Times are
 given as a ratio to the baseline, because these machines are noisy and ratios are what stay
@@ -29,17 +29,17 @@ import cv2
 import numpy as np
 
 from bench import peak_mb
-from referee.boardtext import parse_board_text
-from vision.errors import VisionError
-from vision.eval_corners import (
+from lab.eval_corners import (
     corner_errors_cells,
     corrected_corners,
     expected_corners,
     load_corner_errata,
 )
-from vision.image import load_image
-from vision.locate import CONFIG, find_board, grow_corners, south_at_bottom
-from vision.truth import DEV_PHOTOS, PHOTO_SUFFIXES, read_truth
+from lab.truth import DEV_PHOTOS, PHOTO_SUFFIXES, read_truth
+from referee.boardtext import parse_board_text
+from vision import VisionError, find_board, load_image
+from vision.board.locate import grow_corners, south_at_bottom
+from vision.board.tuning import CONFIG
 
 PHOTOS = DEV_PHOTOS
 REPEATS = 3
@@ -95,7 +95,7 @@ def _dataset() -> list[tuple[str, np.ndarray, np.ndarray | None]]:
             rows.append((path.name, load_image(path),
                          expected_corners(truth.corners, truth.orientation)))
         return rows
-    from vision.render import RenderOptions, render_board_photo
+    from lab.render import RenderOptions, render_board_photo
 
     for seed in range(6):
         photo = render_board_photo({}, seed=seed, width=1600, height=1200,
@@ -136,7 +136,7 @@ def _worst(found: np.ndarray | None, expected: np.ndarray | None) -> float | Non
 
 def _corrected(data: list[tuple[str, np.ndarray, np.ndarray | None]]
                ) -> list[np.ndarray | None]:
-    """Each photo's expected corners from the truth with ``bench/corner_errata.csv`` applied."""
+    """Each photo's expected corners from the truth with ``lab/data/corner_errata.csv`` applied."""
     errata = load_corner_errata()
     out: list[np.ndarray | None] = []
     for name, _, expected in data:
@@ -194,7 +194,7 @@ def leave_one_source_out(data: list[tuple[str, np.ndarray, np.ndarray | None]]) 
 
 def render_sweep(count: int = 16, seed: int = 1) -> str:
     """Rendered boards with random style, tilt, turn, clutter, light and size in the frame."""
-    from vision.render import RenderOptions, render_board_photo
+    from lab.render import RenderOptions, render_board_photo
 
     rng = np.random.default_rng(seed)
     good = wrong = refused = 0
@@ -223,7 +223,7 @@ def render_sweep(count: int = 16, seed: int = 1) -> str:
 FIND_BOARD = """
 import sys
 from vision.image import load_image
-from vision.locate import find_board
+from vision.board.locate import find_board
 find_board(load_image(sys.argv[1]))
 """
 """A fresh process loading a photo and finding the board (:func:`bench.peak_mb`)."""
@@ -265,7 +265,7 @@ def main() -> int:
     if PHOTOS.is_dir():
         count = sum(len(corners) for corners in load_corner_errata().values())
         print(f"find_board within 0.25 cell against the truth with {count} corner(s) corrected "
-              f"(bench/corner_errata.csv): {', '.join(within_corrected)}")
+              f"(lab/data/corner_errata.csv): {', '.join(within_corrected)}")
         print(leave_one_source_out(data))
     print(render_sweep())
     print(f"peak RSS of this process: "

@@ -1,7 +1,7 @@
 """Something over the board: how often a hand is caught, and how often a clear board is not.
 
-Renders with a hand reaching over the board and renders without (``vision.render``, random
-positions and conditions, seeds ``FIRST_SEED`` on: none of the seeds :mod:`vision.cover` was
+Renders with a hand reaching over the board and renders without (``lab.render``, random
+positions and conditions, seeds ``FIRST_SEED`` on: none of the seeds :mod:`vision.cells.cover` was
 chosen on), read as ``tileref read`` reads them with their own corners, and the truth photos
 read with theirs. Each reading ends one of four ways: refused ("something lies over ..."), read
 with cells named ("something over K3"), read with nothing said about a cover, or refused for
@@ -15,14 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.errors import ImageQualityError
-from vision.eval_reading import photo_corners
-from vision.image import load_image
-from vision.read import read_board
-from vision.reading import DISPUTE_CONFIG
-from vision.rectify import SIZE
-from vision.render import RenderOptions, random_position, render_board_photo, soft_focus
-from vision.truth import DEV_PHOTOS, photos_with_truth, read_truth
+from lab.render import RenderOptions, random_position, render_board_photo, soft_focus
+from lab.truth import DEV_PHOTOS, photo_corners, photos_with_truth, read_truth
+from vision import DISPUTE_CONFIG, ImageQualityError, WarningCode, load_image, read_board
+from vision.board.rectify import SIZE
 
 RENDERS = 40
 """Renders of each kind."""
@@ -39,7 +35,8 @@ def outcome(image: np.ndarray, corners: np.ndarray) -> str:
         reading = read_board(image, corners=corners, config=DISPUTE_CONFIG)
     except ImageQualityError as error:
         return "refused" if "lies over" in str(error) else "other"
-    return "named" if any(w.startswith("something over") for w in reading.warnings) else "quiet"
+    covered = (WarningCode.SOMETHING_OVER, WarningCode.SOMETHING_OVER_MAY_HIDE_A_TILE)
+    return "named" if any(w.code in covered for w in reading.warning_details) else "quiet"
 
 
 def _render(seed: int, hand: bool):

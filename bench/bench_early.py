@@ -3,8 +3,8 @@
 The truth photos are all boards well into a game. A game starts on an empty board, though, and
 its first words are read before any photo-wide yardstick exists: with fewer than three sure
 letter tiles there is no tile colour to tell a blank or a thin I from a square by
-(:mod:`vision.occupancy`). So: archipelago positions of one to four words for two seats
-(``vision.render``, seeds ``FIRST_SEED`` on), every other one with a lettered tile made a blank,
+(:mod:`vision.cells.occupancy`). So: archipelago positions of one to four words for two seats
+(``lab.render``, seeds ``FIRST_SEED`` on), every other one with a lettered tile made a blank,
 rendered under random conditions and clean, read with their corners and ``DEFAULT_CONFIG``.
 Tiles missed (letters and blanks apart) and empty squares taken for tiles, per kind of render.
 
@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from lab.render import RenderOptions, random_position, render_board_photo
 from referee.boardtext import Tile
 from referee.cells import Cell, Seat
-from vision.errors import VisionError
-from vision.read import read_board
-from vision.render import RenderOptions, random_position, render_board_photo
+from vision import VisionError, read_board
 
 RENDERS = 60
 """Positions, each rendered both ways."""

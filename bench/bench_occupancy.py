@@ -6,7 +6,7 @@ occupancy looks at -- a feature, a rule beside the model -- wants a figure in ab
 one that says whether it holds for other training seeds, since the last few wrong cells of the
 truth photos are where a retrained model wavers. So here each truth photo is found and rectified
 as ``tileref read`` finds it, and each source's photos are judged by occupancy models trained
-without that source's photos (:func:`vision.train.train_occupancy`, its perceptrons drawn from
+without that source's photos (:func:`lab.train.train_occupancy`, its perceptrons drawn from
 each of ``SEED_OFFSETS``), with the rules beside the model and the grid's five looks
 (``DISPUTE_CONFIG``), against the corrected truth.
 
@@ -27,17 +27,20 @@ from statistics import median
 
 import numpy as np
 
+from lab.train import RealBoard, load_real_boards, photo_source, train_occupancy
+from lab.truth import (
+    DEV_PHOTOS,
+    TruthCell,
+    corrected_grid,
+    load_errata,
+    photos_with_truth,
+    read_truth,
+)
 from referee.cells import Cell
-from vision.errors import VisionError
-from vision.eval_reading import corrected_grid, load_errata
-from vision.image import load_image
-from vision.locate import find_board
-from vision.occupancy import OccupancyModel
+from vision import DISPUTE_CONFIG, RectifiedBoard, VisionError, find_board, load_image, rectify
+from vision.board.rectify import SIZE
+from vision.cells.occupancy import OccupancyModel
 from vision.read import tile_probability
-from vision.reading import DISPUTE_CONFIG
-from vision.rectify import SIZE, RectifiedBoard, rectify
-from vision.train import RealBoard, load_real_boards, photo_source, train_occupancy
-from vision.truth import DEV_PHOTOS, TruthCell, photos_with_truth, read_truth
 
 SEED_OFFSETS = (0, 10, 20)
 """First seeds of each model's perceptrons: 0 is the committed model's."""

@@ -2,14 +2,14 @@
 
 ``tileref read`` and ``tileref eval`` hand Tesseract the letters the classifier read with less
 than ``ReadConfig.ocr_below`` confidence, and Tesseract's letter wins where it reads one
-(:func:`vision.ocr.second_opinion`); the live camera does not ask it. Here the same readings are
-made with it off, and with it asked below each of :data:`BELOW` (the setting among them):
+(:func:`vision.letters.ocr.second_opinion`); the live camera does not ask it. Here the same readings
+are made with it off, and with it asked below each of :data:`BELOW` (the setting among them):
 
 * the truth photos as ``tileref eval`` reads them (boards found, models trained without the
   photo's repository): English letters right, the goal's figure, and letters of every tile set
   right against the corrected truth;
 * :data:`RENDERS` renders of two and four seats' tiles (seeds :data:`FIRST_SEED` on, none a
-  training board: :func:`vision.train.training_render_seeds`), corners given: letters read
+  training board: :func:`lab.train.training_render_seeds`), corners given: letters read
   wrong of their lettered tiles found as tiles.
 
 Each with the median milliseconds a photo takes, which Tesseract's calls (0.1-0.2 s each) add to.
@@ -25,14 +25,12 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from lab.eval_reading import evaluate_reading
+from lab.render import random_position, render_board_photo
+from lab.truth import DEV_PHOTOS
 from referee.cells import SEAT_ORDER, Cell
-from vision.errors import VisionError
-from vision.eval_reading import evaluate_reading
-from vision.ocr import ocr_available
-from vision.read import read_board
-from vision.reading import DISPUTE_CONFIG, ReadConfig
-from vision.render import random_position, render_board_photo
-from vision.truth import DEV_PHOTOS
+from vision import DISPUTE_CONFIG, ReadConfig, VisionError, read_board
+from vision.letters.ocr import ocr_available
 
 BELOW = (0.5, 0.6, 0.7, 0.8)
 """Where Tesseract is asked: letters read with less confidence than this."""

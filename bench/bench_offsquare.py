@@ -22,13 +22,11 @@ import sys
 
 import numpy as np
 
+from lab.render import RenderOptions, random_position, render_board_photo
 from referee.boardtext import Tile
 from referee.cells import Cell
 from referee.tiles import load_tile_set
-from vision.errors import VisionError
-from vision.read import read_board
-from vision.reading import DEFAULT_CONFIG, ReadConfig
-from vision.render import RenderOptions, random_position, render_board_photo
+from vision import DEFAULT_CONFIG, ReadConfig, VisionError, read_board
 
 BOARDS = 30
 """Boards of each kind."""

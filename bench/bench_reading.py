@@ -3,7 +3,7 @@
 ``python -m bench.bench_reading`` (or ``make bench``). Two sets, each read by both readers on the
 same cells in the same run:
 
-* renders: 1600x1200 board photos from ``vision.render`` with tiles of all four seats (seeds the
+* renders: 1600x1200 board photos from ``lab.render`` with tiles of all four seats (seeds the
   trainer never uses), read with their exact corners;
 * real photos with truth, read with their truth corners by models trained WITHOUT the photo's
   repository (leave-one-source-out, as ``tileref eval``; trained once and cached, which takes
@@ -13,7 +13,7 @@ Our time is ``read_board`` from the decoded image to the reading (rectify, occup
 warnings; board finding excluded: ``tileref eval --stage corners`` times that), the median of
 repeats, on one thread (OpenCV's and BLAS's, see ``bench``). The baseline is Tesseract (``--psm
 10``, one call per tile the truth has, the same crop, no rotation known). Accuracy is letters
-right on the truth's tiles, the truth corrected by ``bench/truth_errata.csv`` as ``tileref eval``
+right on the truth's tiles, the truth corrected by ``lab/data/truth_errata.csv`` as ``tileref eval``
 scores it (a blank the truth left out is a tile, a covered cell is not scored).
 Speed is given per photo, per tile and as a ratio: absolute milliseconds on a shared machine
 are not comparable between runs, ratios are. Last, the end-to-end time the goal names: every
@@ -40,16 +40,20 @@ import numpy as np
 
 from bench import peak_mb
 from bench.bench_corners import GOAL_LONG_SIDE, at_goal_size
+from lab.truth import (
+    DEV_PHOTOS,
+    Errata,
+    PhotoTruth,
+    corrected_grid,
+    load_errata,
+    photos_with_truth,
+    read_truth,
+    tile_set_for,
+)
 from referee.cells import Cell, Seat
 from referee.tiles import load_tile_set
-from vision.classify import BLANK, CROP_PAD
-from vision.errors import VisionError
-from vision.eval_reading import Errata, corrected_grid, load_errata, tile_set_for
-from vision.image import load_image
-from vision.read import read_board
-from vision.reading import DEFAULT_CONFIG
-from vision.rectify import rectify
-from vision.truth import DEV_PHOTOS, PhotoTruth, photos_with_truth, read_truth
+from vision import DEFAULT_CONFIG, VisionError, load_image, read_board, rectify
+from vision.letters.classify import BLANK, CROP_PAD
 
 PHOTOS = DEV_PHOTOS
 REAL = (
@@ -99,7 +103,7 @@ def _median_ms(action: Callable[[], Any], repeats: int = REPEATS) -> float:
 
 
 def render_cases() -> list[Case]:
-    from vision.render import RenderOptions, random_position, render_board_photo
+    from lab.render import RenderOptions, random_position, render_board_photo
 
     cases = []
     for seed in RENDER_SEEDS:
@@ -114,7 +118,7 @@ def render_cases() -> list[Case]:
 
 
 def real_cases() -> list[Case]:
-    from vision.train import loso_models
+    from lab.train import loso_models
 
     photos = [PHOTOS / name for name in REAL if (PHOTOS / name).exists()]
     truths = [read_truth(photo) for photo in photos]
@@ -146,7 +150,7 @@ def truth_cells(truth: PhotoTruth, errata: Errata
 
 
 def measure(cases: list[Case]) -> Figures:
-    from vision.ocr import read_letter
+    from vision.letters.ocr import read_letter
 
     figures = Figures()
     for case in cases:
@@ -243,7 +247,7 @@ def read_memory_mb() -> list[float]:
 
 
 def main() -> int:
-    from vision.ocr import ocr_available
+    from vision.letters.ocr import ocr_available
 
     if not ocr_available():
         print("tesseract is not installed: the baseline cannot run", file=sys.stderr)

@@ -3,8 +3,8 @@
 A dispute photo is often not the camera's own: a chat app's copy, a screenshot, a thumbnail.
 Every truth photo is read as ``tileref eval`` reads it (leave-one-source-out models, corners
 found, the dispute settings) at ``SCALES`` of its size, and the readings are grouped by the
-photo's median cell side in pixels (:func:`vision.rectify.photo_cell_px`, truth corners). The
-figures are against the corrected truth (``bench/truth_errata.csv``). They are what
+photo's median cell side in pixels (:func:`vision.board.rectify.photo_cell_px`, truth corners). The
+figures are against the corrected truth (``lab/data/truth_errata.csv``). They are what
 ``ReadConfig.small_cell_px`` (the "board small in the photo" warning) was chosen on. On a fresh
 machine the first run trains the leave-one-source-out models (minutes; cached, as for
 ``tileref eval``).
@@ -14,9 +14,9 @@ machine the first run trains the leave-one-source-out models (minutes; cached, a
 
 from __future__ import annotations
 
-from vision.eval_reading import ReadingRow, evaluate_reading
-from vision.reading import DEFAULT_CONFIG
-from vision.truth import DEV_PHOTOS
+from lab.eval_reading import ReadingRow, evaluate_reading
+from lab.truth import DEV_PHOTOS
+from vision import DEFAULT_CONFIG
 
 SCALES = (1.0, 0.5, 0.35, 0.25)
 """Shares of each photo's size it is read at (the truth photos' cells measure 24-121 px)."""

@@ -2,8 +2,8 @@
 
 In archipelago a tile's rotation says whose it is, so the goal is 99 % of rotations right on real
 rotated tiles (``tileref eval``) and on renders with all four seats. Here: :data:`RENDERS` renders
-of four seats' words (``vision.render``, random conditions, seeds :data:`FIRST_SEED` on, none a
-training board: :func:`vision.train.training_render_seeds`), their corners given, read as
+of four seats' words (``lab.render``, random conditions, seeds :data:`FIRST_SEED` on, none a
+training board: :func:`lab.train.training_render_seeds`), their corners given, read as
 ``tileref read`` reads a photo and as the live camera reads a frame. A rotation is scored on each
 lettered tile found and read as its own letter (a wrong letter is the letter benchmarks' to
 count), by the seat that laid it; blanks show no way up and are ``bench blanks``' to score.
@@ -18,11 +18,9 @@ from collections import Counter
 
 import numpy as np
 
+from lab.render import random_position, render_board_photo
 from referee.cells import SEAT_ORDER, Cell, Seat
-from vision.errors import VisionError
-from vision.read import read_board
-from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG
-from vision.render import random_position, render_board_photo
+from vision import DEFAULT_CONFIG, DISPUTE_CONFIG, VisionError, read_board
 
 RENDERS = 100
 FIRST_SEED = 6000

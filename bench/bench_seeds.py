@@ -1,7 +1,7 @@
 """How much the held-out reading figures owe to one training seed.
 
 The leave-one-source-out models of ``tileref eval`` learn letters from rendered tiles as well as
-real ones, and which tiles are rendered follows a seed (:class:`vision.train.TrainingSettings`;
+real ones, and which tiles are rendered follows a seed (:class:`lab.train.TrainingSettings`;
 the committed models use 1). A figure near a goal is only met if it holds for other seeds too,
 so every truth photo is read as ``tileref eval`` reads it (corners found, corrected truth for
 occupancy) with models trained on tiles rendered from each of ``SEEDS``. On a fresh machine each
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from statistics import median
 
-from vision.eval_reading import ReadingRow, evaluate_reading
-from vision.truth import DEV_PHOTOS
+from lab.eval_reading import ReadingRow, evaluate_reading
+from lab.truth import DEV_PHOTOS
 
 SEEDS = (1, 2, 3, 4, 5)
 """Training seeds read with: the committed models' own, then four others."""

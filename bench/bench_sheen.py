@@ -2,7 +2,7 @@
 
 Glossy tile tops that mirror a window are washed towards white, letters and all, while the matte
 squares between them keep their colour (an unlabelled photo, kristopalka red_boards_014: a row of
-grey-white tiles with faint letters along the board's far edge). Renders (``vision.render`` with
+grey-white tiles with faint letters along the board's far edge). Renders (``lab.render`` with
 ``sheen``, from the board's middle to its far edge) of a random position with one more word along
 that edge, under random conditions, the three board styles in turn, corners given, read as the
 live camera reads: each once with the sheen and once without it (the same scene, position and
@@ -18,18 +18,16 @@ from collections import Counter
 
 import numpy as np
 
-from referee.boardtext import Tile
-from referee.cells import Cell
-from vision.errors import VisionError
-from vision.read import read_board
-from vision.reading import DEFAULT_CONFIG
-from vision.render import (
+from lab.render import (
     BOARD_STYLES,
     RenderedPhoto,
     RenderOptions,
     random_position,
     render_board_photo,
 )
+from referee.boardtext import Tile
+from referee.cells import Cell
+from vision import DEFAULT_CONFIG, VisionError, read_board
 
 RENDERS = 39
 """Renders, thirteen of each board style."""

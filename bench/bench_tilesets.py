@@ -23,16 +23,27 @@ from pathlib import Path
 
 import numpy as np
 
+from lab.render import RenderOptions, random_position, render_board_photo
+from lab.train import loso_models
+from lab.truth import (
+    DEV_PHOTOS,
+    corrected_grid,
+    load_errata,
+    photos_with_truth,
+    read_truth,
+    tile_set_for,
+)
 from referee.cells import Seat
 from referee.tiles import load_tile_set
-from vision.errors import VisionError
-from vision.eval_reading import corrected_grid, load_errata, tile_set_for
-from vision.image import load_image
-from vision.read import MARKS_FOR_ANOTHER_SET, read_board
-from vision.reading import DISPUTE_CONFIG, OTHER_TILE_SET, ReadConfig
-from vision.render import RenderOptions, random_position, render_board_photo
-from vision.train import loso_models
-from vision.truth import DEV_PHOTOS, photos_with_truth, read_truth
+from vision import (
+    DISPUTE_CONFIG,
+    ReadConfig,
+    VisionError,
+    WarningCode,
+    load_image,
+    read_board,
+)
+from vision.read import MARKS_FOR_ANOTHER_SET
 
 RENDERS = 100
 """Boards rendered of each tile set."""
@@ -63,7 +74,7 @@ def _warned(image: np.ndarray, config: ReadConfig, corners: np.ndarray | None = 
                              occupancy=occupancy, classifier=classifier)
     except VisionError:
         return None
-    return any(warning.startswith(OTHER_TILE_SET) for warning in reading.warnings)
+    return any(warning.code == WarningCode.OTHER_TILE_SET for warning in reading.warning_details)
 
 
 def _board(letters: list[str], image: np.ndarray, corners: np.ndarray | None = None,

@@ -136,9 +136,9 @@ def wait_for(screen: SecondScreen, count: int, timeout: float = 30.0) -> float:
 def render_frames() -> tuple[list[bytes], list[list[float]]]:
     import cv2
 
+    from lab.render import RenderOptions, render_board_photo
     from referee.boardtext import Tile
     from referee.cells import Cell
-    from vision.render import RenderOptions, render_board_photo
 
     frames, tiles = [], {}
     for step in SCRIPT:

@@ -12,8 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import VisionError
-from vision.image import load_image
+from vision import VisionError, load_image
 
 # Inner-corner counts tried in turn when the user does not say (most printed boards).
 COMMON_PATTERNS = ((9, 6), (7, 6), (8, 6), (7, 5), (6, 4), (10, 7), (8, 5), (5, 4))

@@ -29,8 +29,7 @@ from calibration.aruco import (
     order_by_markers,
 )
 from calibration.intrinsics import CalibrationError, Intrinsics
-from vision.locate import SIDES, find_board, south_at
-from vision.rectify import check_corners
+from vision import SIDES, check_corners, find_board, south_at
 
 FORMAT = "tileref-calibration"
 VERSION = 1

@@ -301,13 +301,14 @@ class IslandsGame(Game):
     (board text), ``to_move`` (a name), ``bonus`` (``{"R": 5}``: bonus totals already won).
 
     For a table page: :attr:`grid` (cells, neighbours, where to draw them), :meth:`island_cells`
-    (each colour's islands, to outline), :meth:`standings`, :attr:`to_move`,
+    (each colour's islands, to outline), :meth:`standings`, :meth:`ranking`, :attr:`to_move`,
     :attr:`allowed` (stones the mover may place) and :meth:`preview` (a move's verdict,
     nothing changed); :meth:`state` says it all as JSON.
     """
 
     seated: ClassVar[bool] = False
     uses_word_list: ClassVar[bool] = False
+    standing = "islands"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
 
@@ -421,7 +422,12 @@ class IslandsGame(Game):
         return {player.id: rank for player, rank
                 in zip(self.players, ranks(position.counts, position.track.bonus), strict=True)}
 
-    def standings(self) -> list[dict[str, Any]]:
+    def standings(self) -> dict[str, int]:
+        """Each player's islands by name, as the table shows them (:attr:`standing`)."""
+        return {player.id: count for player, count in zip(self._players, self.position.counts,
+                                                          strict=True)}
+
+    def ranking(self) -> list[dict[str, Any]]:
         """One row a player, in seating order: name, colour, islands, bonus, rank, frozen."""
         ranked = self.ranks()
         position = self.position

@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 
 from bench.bench_occupancy import UNSCORED, expected_tiles, wrong_cells
+from lab.truth import DEV_PHOTOS, corrected_grid, load_errata, read_truth
 from referee.cells import Cell
-from vision.eval_reading import corrected_grid, load_errata
-from vision.truth import DEV_PHOTOS, read_truth
 
 TURNED = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170737.jpg"
 """Its truth grid is the photo turned a quarter clockwise; the errata add blanks at O10 and O15."""

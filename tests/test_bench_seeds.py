@@ -12,7 +12,7 @@ from bench import (
     bench_rotations,
     bench_tilesets,
 )
-from vision.train import training_render_seeds
+from lab.train import training_render_seeds
 
 
 def _from(first: int, count: int) -> set[int]:

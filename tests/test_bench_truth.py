@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from bench.bench_reading import truth_cells
+from lab.truth import DEV_PHOTOS, load_errata, read_truth
 from referee.cells import Cell
-from vision.classify import BLANK
-from vision.eval_reading import load_errata
+from vision.letters.classify import BLANK
 from vision.reading import CellReading
-from vision.truth import DEV_PHOTOS, read_truth
+from vision.warning import ReadingWarning, unsure_of_letter
 
 JHEIDEL = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg"
 STICKY = DEV_PHOTOS / ("ssetser1__ScrabbleDetectorProject__TestTest_jpg.rf."
@@ -68,8 +68,8 @@ def test_the_blanks_bench_counts_a_blank_under_a_hand_as_neither_found_nor_misse
     square, hidden_square = Cell.parse("H9"), Cell.parse("J9")
     tiles = {blank: Tile("A", True, 0), lettered: Tile("T", False, 0), hidden: Tile("E", True, 0)}
 
-    def read(cell: Cell, warnings: tuple[str, ...] = ()) -> CellReading:
-        return CellReading(cell.name, "?", 0, blank=True, warnings=warnings)
+    def read(cell: Cell, warnings: tuple[ReadingWarning, ...] = ()) -> CellReading:
+        return CellReading(cell.name, "?", 0, blank=True, warning_details=warnings)
 
     found = Found()
     # Read: the lettered tile and an empty square; not the blank, nor what lies under the hand.
@@ -79,7 +79,7 @@ def test_the_blanks_bench_counts_a_blank_under_a_hand_as_neither_found_nor_misse
     assert (found.blanks["classic"], found.blanks_missed["classic"]) == (1, 1)
     assert (found.squares_taken["classic"], found.squares_flagged["classic"]) == (1, 0)
     # The empty square read again, flagged this time; the blank found.
-    flagged = read(square, (f"unsure of the letter on {square.name} (?, maybe E)",))
+    flagged = read(square, (unsure_of_letter(square, "?", "E"),))
     found.add("classic", tiles, [read(blank), read(lettered), flagged], frozenset())
     assert (found.blanks["classic"], found.blanks_missed["classic"]) == (3, 2)
     assert (found.squares_taken["classic"], found.squares_flagged["classic"]) == (2, 1)

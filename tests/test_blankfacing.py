@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import cv2
 
+from lab.render import RenderOptions, render_board_photo
+from lab.truth import DEV_PHOTOS, photo_corners, read_truth
 from referee.boardtext import Tile
 from referee.cells import Cell, Seat
-from vision.blankfacing import face_blanks
-from vision.eval_reading import photo_corners
+from vision.letters.blankfacing import face_blanks
 from vision.read import read_board
 from vision.reading import CellReading
-from vision.render import RenderOptions, render_board_photo
-from vision.truth import DEV_PHOTOS, read_truth
 
 
 def cells(spec: str) -> list[CellReading]:

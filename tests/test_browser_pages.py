@@ -13,9 +13,9 @@ import urllib.request
 
 import pytest
 
+from lab.truth import DEV_PHOTOS as PHOTOS
 from referee.boardtext import Tile
 from referee.cells import Cell
-from vision.truth import DEV_PHOTOS as PHOTOS
 
 pytestmark = pytest.mark.browser
 
@@ -99,8 +99,8 @@ def test_live_camera_play_is_judged_and_shown(live_server, launch_browser, tmp_p
     The .y4m is a steady camera over a game: the empty board, then a hand reaching in (the
     page must say so and nothing is judged), then the board with CAT on it.
     """
-    from vision.render import RenderOptions, render_board_photo
-    from vision.video import write_y4m
+    from lab.render import RenderOptions, render_board_photo
+    from lab.video import write_y4m
 
     tiles = {Cell.parse("G15"): Tile("C", False, 0), Cell.parse("H15"): Tile("A", False, 0),
              Cell.parse("I15"): Tile("T", False, 0)}
@@ -210,12 +210,14 @@ def answer_by_tapping(page, question: str, cell: str, letter: str, played: str,
 def camera_reads(service, game_id: str, tiles: dict, maybe_tiles: tuple[str, ...] = ()) -> None:
     """The live camera reads ``tiles`` (a ``{Cell: Tile}`` board) steadily, frames enough to
     be judged, unsure whether the ``maybe_tiles`` squares it reads as empty hold a tile."""
-    from vision.reading import BoardReading, CellReading
+    from referee.cells import Cell
+    from vision import BoardReading, CellReading
+    from vision.warning import unsure_whether_tile
 
     reading = BoardReading(
         tuple(CellReading(cell.name, tile.letter, tile.rotation or 0, blank=tile.blank)
               for cell, tile in tiles.items()), (),
-        tuple(f"unsure whether {cell} holds a tile (read as empty)" for cell in maybe_tiles))
+        tuple(unsure_whether_tile(Cell.parse(cell)) for cell in maybe_tiles))
     table = service.live_table(game_id)
     for _ in range(2):
         service.judge_reading(game_id, table, reading)

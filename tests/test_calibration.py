@@ -13,8 +13,9 @@ import pytest
 from calibration.aruco import CORNER_IDS, detect_markers, marker_sheet, write_marker_sheet
 from calibration.intrinsics import CalibrationError, calibrate_from_images
 from calibration.profile import CalibrationProfile, ProfileError
-from vision.eval_corners import corner_errors_cells
-from vision.locate import CONFIG, grow_corners
+from lab.eval_corners import corner_errors_cells
+from vision.board.locate import grow_corners
+from vision.board.tuning import CONFIG
 from webui.cli import main
 
 CELL = 30

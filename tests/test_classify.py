@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.tileface import available_fonts, render_tile_face
 from referee.tiles import load_tile_set
-from vision import classify
-from vision.classify import (
-    Mlp,
+from vision.letters import classify
+from vision.letters.classify import (
     TileClassifier,
     _ink_blobs,
     features_batch,
@@ -20,7 +20,7 @@ from vision.classify import (
     turn_features,
     turned_features,
 )
-from vision.tileface import available_fonts, render_tile_face
+from vision.perceptron import Mlp
 
 ENGLISH = load_tile_set("english")
 TURNED_ALIKE = "HINOSXZ"  # letters that look the same turned over: the digit decides

@@ -1,9 +1,9 @@
 """The tile network: its numpy forward pass (against the plain definition; against torch,
-``vision.train_cnn.check_against_torch`` checks every network it converts, where torch is), its
+``lab.train_cnn.check_against_torch`` checks every network it converts, where torch is), its
 inputs, its storage, and how the classifier reads with one.
 
-No trained network is committed (it did not read enough better, see :mod:`vision.classify`), so
-these run on networks with seeded random weights: what is checked is the arithmetic and the
+No trained network is committed (it did not read enough better, see :mod:`vision.letters.classify`),
+so these run on networks with seeded random weights: what is checked is the arithmetic and the
 plumbing, which a trained network's figures rest on.
 """
 
@@ -14,10 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lab.tileface import available_fonts, render_tile_face
 from referee.tiles import load_tile_set
-from vision.classify import MODELS, Mlp, TileClassifier, ink_maps, letter_boxes, network_path
-from vision.cnn import CONVS, HIDDEN, INPUT_PX, Cnn, network_inputs
-from vision.tileface import available_fonts, render_tile_face
+from vision.letters.classify import TileClassifier, ink_maps, letter_boxes, network_path
+from vision.letters.cnn import CONVS, HIDDEN, INPUT_PX, Cnn, network_inputs
+from vision.perceptron import MODELS, Mlp
 
 ENGLISH = load_tile_set("english")
 PERCEPTRON = Mlp.load(MODELS / "tiles.npz")

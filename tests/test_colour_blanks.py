@@ -1,4 +1,4 @@
-"""Blanks and squares told by colour (vision.facecolour.colour_evidence): on every truth photo
+"""Blanks and squares told by colour (vision.cells.facecolour.colour_evidence): on every truth photo
 and on renders."""
 
 from __future__ import annotations
@@ -9,14 +9,23 @@ from functools import cache
 import numpy as np
 
 from bench.bench_sheen import render_scene
+from lab.render import RenderedPhoto, RenderOptions, random_position, render_board_photo
+from lab.truth import (
+    DEV_PHOTOS,
+    UNLABELLED_PHOTOS,
+    corrected_grid,
+    load_errata,
+    photos_with_truth,
+    read_truth,
+)
 from referee.boardtext import Tile
 from referee.cells import Cell
 from referee.layouts import load_layout
 from tests.test_occupancy import _always_empty_model
 from tests.test_read import house_in_shadow
-from vision.cellgrid import symmetric_peers
-from vision.eval_reading import corrected_grid, load_errata
-from vision.facecolour import (
+from vision.board.cellgrid import symmetric_peers
+from vision.board.rectify import RectifiedBoard, rectify
+from vision.cells.facecolour import (
     BLANK_NEAR_SPREADS,
     BLANK_PEER_SPREADS,
     DOUBTFUL_PEER_SPREADS,
@@ -26,19 +35,16 @@ from vision.facecolour import (
     letters_on_bare_kinds,
     near_distance,
 )
-from vision.image import load_image
-from vision.letterevidence import board_letters
-from vision.occupancy import (
+from vision.cells.letterevidence import board_letters
+from vision.cells.occupancy import (
     DOUBTFUL_TILE,
     OccupancyModel,
     cell_features,
     game_rules,
 )
+from vision.image import load_image
 from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG, BoardReading
-from vision.rectify import RectifiedBoard, rectify
-from vision.render import RenderedPhoto, RenderOptions, random_position, render_board_photo
-from vision.truth import DEV_PHOTOS, UNLABELLED_PHOTOS, photos_with_truth, read_truth
 
 WOODEN_BLANK_PHOTO = "jheidel__scrabble-opencv__IMG_20151016_170028.jpg"
 """A wooden blank on the grey plain square O10 (truth orientation), beside the O on O9."""

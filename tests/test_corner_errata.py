@@ -7,13 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.eval_corners import (
+from lab.eval_corners import (
     CORNER_NAMES,
     corrected_corners,
     evaluate_photo,
     load_corner_errata,
 )
-from vision.truth import DEV_PHOTOS, read_truth
+from lab.truth import DEV_PHOTOS, read_truth
 
 SSETSER = ("ssetser1__ScrabbleDetectorProject__IMG_2687_jpeg.rf."
            "2818b69de5adfcd8464c507b85e2fe69.jpg")

@@ -10,15 +10,15 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, render_board_photo, soft_focus
+from lab.truth import DEV_PHOTOS, photo_corners, read_truth
 from referee.boardtext import Tile
 from referee.cells import Cell
+from vision.board.rectify import grid_homography
 from vision.errors import ImageQualityError
-from vision.eval_reading import photo_corners
 from vision.read import read_board
 from vision.reading import DISPUTE_CONFIG
-from vision.rectify import grid_homography
-from vision.render import RenderOptions, render_board_photo, soft_focus
-from vision.truth import DEV_PHOTOS, read_truth
+from vision.warning import WarningCode
 from webui.cli import main
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "photos"
@@ -56,10 +56,12 @@ def test_a_cover_over_a_few_squares_is_named_square_by_square() -> None:
     # Two rows of five squares above the word: read, with each covered square named.
     image, corners = _board_with_a_patch(range(2, 7), range(2, 4))
     reading = read_board(image, corners=corners, config=DISPUTE_CONFIG)
-    named = {w.split()[2] for w in reading.warnings if w.startswith("something over")}
-    assert named == {Cell(col, row).name for col in range(2, 7) for row in range(2, 4)}
-    assert all(w.endswith("(may hide a tile)") for w in reading.warnings
-               if w.startswith("something over"))
+    covered = [w for w in reading.warning_details if w.message.startswith("something over")]
+    assert {cell for w in covered for cell in w.cells} == {
+        Cell(col, row) for col in range(2, 7) for row in range(2, 4)}
+    assert all(w.code == WarningCode.SOMETHING_OVER_MAY_HIDE_A_TILE for w in covered)
+    assert all(w.message == f"something over {w.cells[0].name} (may hide a tile)"
+               for w in covered)
     assert [c.letter for c in reading.cells] == list("CLEAR")
 
 
@@ -119,7 +121,10 @@ def test_a_soft_half_with_too_few_tiles_to_judge_is_read_and_its_squares_named()
     soft = soft_focus(cv2.imread(str(photo)), corners, (8, 16), (-1, 16), 0.12)
     reading = read_board(soft, corners=corners, config=DISPUTE_CONFIG)
     assert not [w for w in reading.warnings if w.startswith("something")]
-    blurred = {Cell.parse(w.split()[2]) for w in reading.warnings if w.startswith("blur over")}
+    soft_codes = (WarningCode.BLUR, WarningCode.BLUR_MAY_HIDE_A_TILE)
+    blurred = {cell for w in reading.warning_details if w.code in soft_codes for cell in w.cells}
+    assert blurred == {cell for w in reading.warning_details if w.message.startswith("blur over")
+                       for cell in w.cells}
     assert blurred and all(cell.col >= 8 for cell in blurred)
     assert truth.orientation == 0
     seen = {cell.cell for cell in reading.cells} | set(reading.warned_empty_cells())
@@ -129,8 +134,8 @@ def test_a_soft_half_with_too_few_tiles_to_judge_is_read_and_its_squares_named()
 
 
 def _four_seats(seed: int):
+    from lab.render import random_position
     from referee.cells import SEAT_ORDER
-    from vision.render import random_position
 
     tiles = random_position(np.random.default_rng(seed), words=14, seats=list(SEAT_ORDER))
     return render_board_photo(tiles, seed=seed, width=1600, height=1200)

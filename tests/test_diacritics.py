@@ -5,11 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, render_board_photo
+from lab.truth import DEV_PHOTOS, UNLABELLED_PHOTOS, read_truth, tile_set_for
 from referee.boardtext import Tile
 from referee.cells import Cell
 from referee.tiles import load_tile_set
-from vision.classify import CROP_PAD, TileClassifier, TileGuess, class_label
-from vision.diacritics import (
+from vision.board.rectify import rectify
+from vision.image import load_image
+from vision.letters.classify import CROP_PAD, TileClassifier, TileGuess, class_label
+from vision.letters.diacritics import (
     MIN_MARK,
     mark_above,
     marked_twins,
@@ -18,13 +22,9 @@ from vision.diacritics import (
     read_marks,
     unseen_letters,
 )
-from vision.eval_reading import tile_set_for
-from vision.image import load_image
 from vision.read import read_board
-from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG, OTHER_TILE_SET, maybe_tile_cells
-from vision.rectify import rectify
-from vision.render import RenderOptions, render_board_photo
-from vision.truth import DEV_PHOTOS, UNLABELLED_PHOTOS, read_truth
+from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG, BoardReading
+from vision.warning import WarningCode, maybe_tile_cells
 
 POLISH = load_tile_set("polish").letters
 POLISH_BOARD = DEV_PHOTOS / "kristopalka__scrabble-solver__red_boards_013.jpg"
@@ -115,7 +115,7 @@ def test_real_polish_tiles_read_as_bare_letters_are_turned_into_their_marked_twi
 
 
 def _inks(crops: list[np.ndarray], which: list[int]) -> list[tuple[int, np.ndarray]]:
-    from vision.classify import ink_maps
+    from vision.letters.classify import ink_maps
 
     return list(zip(which, ink_maps([crops[i] for i in which]), strict=True))
 
@@ -136,12 +136,14 @@ ENGLISH_BOARD = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg"
 def test_a_marked_set_read_as_english_says_it_may_be_another_set(photo) -> None:
     corners = read_truth(photo).corners
     reading = read_board(photo, corners=corners, tiles="english")
-    first = reading.warnings[0]
-    assert first.startswith(OTHER_TILE_SET)
-    assert "german or polish tiles" in first and "this reading used english" in first
-    assert maybe_tile_cells([first]) == []  # about the photo, no cell to box
+    first = reading.warning_details[0]
+    assert first.code == WarningCode.OTHER_TILE_SET and first.message.startswith("marks on ")
+    assert "german or polish tiles" in first.message
+    assert "this reading used english" in first.message
+    assert first.tile_sets == ("german", "polish")
+    assert maybe_tile_cells([first]) == [] and first.cells == ()  # about the photo: no cell
     own = read_board(photo, corners=corners, tiles=tile_set_for(read_truth(photo)))
-    assert not any(warning.startswith(OTHER_TILE_SET) for warning in own.warnings)
+    assert not _other_set(own)
 
 
 POLISH_UNLABELLED = UNLABELLED_PHOTOS / "kristopalka__scrabble-solver__red_boards_001.jpg"
@@ -152,11 +154,12 @@ def test_a_polish_board_showing_one_mark_above_and_an_l_with_a_stroke_says_so() 
     # ŻABKA crosses SŁONECZKO: the Ż's dot is the only mark above a letter, one short of the
     # warning, and the Ł's stroke is no mark above. Read with Ł allowed, its tile is an Ł.
     english = read_board(POLISH_UNLABELLED, tiles="english")
-    assert english.warnings[0].startswith(f"{OTHER_TILE_SET} 2 letters, as on german or polish")
+    assert english.warnings[0].startswith("marks on 2 letters, as on german or polish")
+    assert _other_set(english) == [english.warnings[0]]
     assert {cell.cell: cell.letter for cell in english.cells}["I8"] == "L"
     polish = read_board(POLISH_UNLABELLED, tiles="polish")
     assert {cell.cell: cell.letter for cell in polish.cells}["I8"] == "Ł"
-    assert not any(warning.startswith(OTHER_TILE_SET) for warning in polish.warnings)
+    assert not _other_set(polish)
 
 
 def _crossing(across: str, down: str) -> dict[Cell, Tile]:
@@ -165,10 +168,15 @@ def _crossing(across: str, down: str) -> dict[Cell, Tile]:
     return tiles
 
 
+def _other_set(reading: BoardReading) -> list[str]:
+    """What a reading says of another tile set: the messages of its other-tile-set warnings."""
+    return [w.message for w in reading.warning_details if w.code == WarningCode.OTHER_TILE_SET]
+
+
 def _other_set_warnings(tiles: dict[Cell, Tile], tile_set: str, config) -> list[str]:
     photo = render_board_photo(tiles, seed=12, options=RenderOptions.clean(tile_set=tile_set))
-    reading = read_board(photo.image, corners=photo.corners, tiles="english", config=config)
-    return [warning for warning in reading.warnings if warning.startswith(OTHER_TILE_SET)]
+    return _other_set(read_board(photo.image, corners=photo.corners, tiles="english",
+                                 config=config))
 
 
 def test_letters_with_no_mark_above_are_looked_for_in_a_photo_read_on_request() -> None:
@@ -177,7 +185,7 @@ def test_letters_with_no_mark_above_are_looked_for_in_a_photo_read_on_request() 
     polish = _crossing("ŁĄKA", "ŁĘG")
     assert _other_set_warnings(polish, "polish", DEFAULT_CONFIG) == []
     assert _other_set_warnings(polish, "polish", DISPUTE_CONFIG) == [
-        f"{OTHER_TILE_SET} 3 letters, as on polish tiles: read the photo with its own tile set "
+        "marks on 3 letters, as on polish tiles: read the photo with its own tile set "
         "(this reading used english)"]
     assert _other_set_warnings(_crossing("LAKE", "LEG"), "english", DISPUTE_CONFIG) == []
 
@@ -185,7 +193,7 @@ def test_letters_with_no_mark_above_are_looked_for_in_a_photo_read_on_request() 
 def test_an_english_board_read_as_english_is_not_taken_for_another_set() -> None:
     reading = read_board(ENGLISH_BOARD, tiles="english")
     assert len(reading.cells) > 90
-    assert not any(warning.startswith(OTHER_TILE_SET) for warning in reading.warnings)
+    assert not _other_set(reading)
 
 
 def test_marks_are_only_counted_where_the_set_has_no_letter_for_them() -> None:

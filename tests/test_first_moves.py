@@ -3,7 +3,7 @@
 With fewer than three sure letter tiles, a blank or a thin I was told from a square by the model
 alone, which has seen few such boards: whole first words were missed (``python -m bench early``).
 Each case below was read wrongly, on every seed listed, before the tiles the model found likely
-and a letter on the centre gave the tiles' colour (:func:`vision.facecolour.colour_evidence`).
+and a letter on the centre gave the tiles' colour (:func:`vision.cells.facecolour.colour_evidence`).
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, random_position, render_board_photo
+from lab.truth import UNLABELLED_PHOTOS
 from referee.boardtext import Tile
 from referee.cells import Cell, Seat
-from vision.occupancy import OccupancyModel
+from vision.board.rectify import rectify
+from vision.cells.occupancy import OccupancyModel
 from vision.read import read_board
 from vision.reading import DEFAULT_CONFIG
-from vision.rectify import rectify
-from vision.render import RenderOptions, random_position, render_board_photo
-from vision.truth import UNLABELLED_PHOTOS
 
 
 def across_the_centre(word: str, start: int = 6) -> dict[Cell, Tile]:

@@ -7,9 +7,9 @@ import pytest
 
 import vision.read as read
 from vision import quality
-from vision.classify import CROP_PAD
+from vision.board.rectify import SIZE, RectifiedBoard
+from vision.letters.classify import CROP_PAD
 from vision.reading import DEFAULT_CONFIG
-from vision.rectify import SIZE, RectifiedBoard
 
 CELL_PX, MARGIN_PX = 48, 24
 

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from lab.truth import DEV_PHOTOS as PHOTOS
 from vision.errors import ImageError, VisionError
 from vision.image import load_image
-from vision.truth import DEV_PHOTOS as PHOTOS
 
 PHOTO = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170028.jpg"
 

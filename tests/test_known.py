@@ -8,6 +8,13 @@ from referee.boardtext import Tile
 from referee.cells import Cell
 from vision.known import KNOWN_TILE_SURE, Doubts, settle
 from vision.reading import BoardReading, CellReading
+from vision.warning import (
+    glare_over,
+    may_hide_a_tile,
+    shadow_over,
+    unsure_of_letter,
+    unsure_whether_tile,
+)
 
 O10, C6, H8 = Cell.parse("O10"), Cell.parse("C6"), Cell.parse("H8")
 CORNERS = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
@@ -66,8 +73,8 @@ def test_a_blank_seen_as_a_blank_is_the_known_blank_and_unknown_cells_are_untouc
 def test_doubts_are_read_alike_from_a_reading_and_from_its_json() -> None:
     reading = BoardReading(
         (CellReading("C6", "R", 0, 0.55), CellReading("H8", "A", 0, 0.99)), CORNERS,
-        ("unsure of the letter on C6 (R, maybe Q)", "glare over K3 (may hide a tile)",
-         "shadow over H8", "unsure whether O10 holds a tile (read as empty)"))
+        (unsure_of_letter(C6, "R", "Q"), may_hide_a_tile(glare_over(Cell.parse("K3"))),
+         shadow_over(H8), unsure_whether_tile(O10)))
     doubts = Doubts.of_reading(reading)
     assert doubts.maybe_tiles == {Cell.parse("K3"), O10}
     assert doubts.confidence == {C6: 0.55, H8: 0.99}

@@ -7,23 +7,17 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.eval_corners import corner_errors_cells, expected_corners
+from lab.render import RenderOptions, render_board_photo
+from lab.truth import DEV_PHOTOS as PHOTOS
+from lab.truth import read_truth
 from referee.boardtext import parse_board_text
+from vision.board.grid import GRID_CORNERS
+from vision.board.locate import BoardLocation, find_board, grow_corners, south_at, south_at_bottom
+from vision.board.rectify import grid_homography
+from vision.board.tuning import CONFIG
 from vision.errors import BoardNotFoundError, ImageQualityError
-from vision.eval_corners import corner_errors_cells, expected_corners
 from vision.image import load_image
-from vision.locate import (
-    CONFIG,
-    GRID_CORNERS,
-    BoardLocation,
-    find_board,
-    grow_corners,
-    south_at,
-    south_at_bottom,
-)
-from vision.rectify import grid_homography
-from vision.render import RenderOptions, render_board_photo
-from vision.truth import DEV_PHOTOS as PHOTOS
-from vision.truth import read_truth
 
 # One photo per source and board kind, including boards turned 90 and 270 degrees in the frame,
 # a dim far board, a German green board and a busy wooden deluxe board.
@@ -182,14 +176,14 @@ def test_refinement_ends_in_one_place_whatever_the_start(options: RenderOptions)
 def test_settled_refinement_reports_the_support_a_fresh_look_would() -> None:
     """A refinement that settles takes the line support from its last round's measurement
     instead of rectifying again; that must be the support measured afresh at its corners."""
-    from vision.locate import _line_hits, _refine
+    from vision.board.refine import line_hits, refine
 
     photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
                                options=RenderOptions.clean(tilt=25, clutter=4))
     gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
     truth = _expected(photo.corners, photo.orientation)
-    quad, hits = _refine(gray, truth, CONFIG, rounds=6)
-    assert np.abs(hits - _line_hits(gray, quad, CONFIG)).max() <= 1 / 15 + 1e-9
+    quad, hits = refine(gray, truth, CONFIG, rounds=6)
+    assert np.abs(hits - line_hits(gray, quad, CONFIG)).max() <= 1 / 15 + 1e-9
     assert hits.mean() > 0.5
 
 
@@ -197,7 +191,8 @@ def test_quick_look_shares_its_measurements_without_changing_the_answer() -> Non
     """A hypothesis' quick look (one round) and its full refinement start from the same corners;
     the refinement reuses the look's measured line profiles, and must end exactly where a
     refinement from scratch does."""
-    from vision.locate import _refine, _settle
+    from vision.board.locate import _settle
+    from vision.board.refine import refine
 
     photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
                                options=RenderOptions.clean(tilt=30, clutter=3))
@@ -207,7 +202,7 @@ def test_quick_look_shares_its_measurements_without_changing_the_answer() -> Non
                                                       [-0.3, -0.2]]).reshape(-1, 1, 2),
                                      grid_homography(truth)).reshape(4, 2)
     memo: dict = {}
-    _refine(gray, start, CONFIG, rounds=1, memo=memo)
+    refine(gray, start, CONFIG, rounds=1, memo=memo)
     assert len(memo) == 2  # the start, and the corners its round moved to
     shared = _settle(gray, start, CONFIG, memo=memo)
     fresh = _settle(gray, start, CONFIG)
@@ -217,7 +212,7 @@ def test_quick_look_shares_its_measurements_without_changing_the_answer() -> Non
 def test_line_profiles_in_integers_equal_float_ones() -> None:
     """The profiles are summed from 16-bit gradients (fast); the float gradients they replaced
     give the very same numbers, since every value and sum is a small integer."""
-    from vision.locate import _line_profiles
+    from vision.board.refine import _line_profiles
 
     rect = render_board_photo(POSITION, seed=3, width=408, height=408).image[:, :, 1].copy()
     cell, inset = 24, 4
@@ -345,7 +340,9 @@ def test_sample_fit_puts_the_grid_on_its_lines_despite_stray_samples() -> None:
     """The robust fit of the homography to line samples (the refinement's first rounds) finds
     the grid that made the samples, even when a tenth of them sit a third of a cell off (tile
     edges and printed words beside a line)."""
-    from vision.locate import GRID_CORNERS, LINES, SIZE, _quad_from_samples
+    from vision.board.grid import GRID_CORNERS, LINES
+    from vision.board.rectify import SIZE
+    from vision.board.refine import _quad_from_samples
 
     cell = CONFIG.refine_cell_px
     # A grid slightly turned, sheared and shifted in the rectified image (rect px = a @ grid + b).

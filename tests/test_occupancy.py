@@ -8,23 +8,22 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.train import average_mlps, train_mlp
+from lab.truth import DEV_PHOTOS as PHOTOS
+from lab.truth import photo_corners, read_truth
 from vision.blobs import label_maps
-from vision.classify import Mlp
-from vision.eval_reading import photo_corners
-from vision.image import load_image
-from vision.letterevidence import sure_letter_tiles
-from vision.occupancy import (
+from vision.board.rectify import RectifiedBoard, rectify
+from vision.cells.letterevidence import sure_letter_tiles
+from vision.cells.occupancy import (
     BODY_NEIGHBOUR,
     LOCAL_FEATURES,
     OccupancyModel,
     _kth_nearest,
     cell_features,
 )
+from vision.image import load_image
+from vision.perceptron import Mlp
 from vision.reading import DEFAULT_CONFIG
-from vision.rectify import RectifiedBoard, rectify
-from vision.train import average_mlps, train_mlp
-from vision.truth import DEV_PHOTOS as PHOTOS
-from vision.truth import read_truth
 
 EMPTY_BOARD = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_165308.jpg"
 FULL_BOARDS = [
@@ -63,7 +62,7 @@ def test_occupancy_on_real_photos_with_truth_corners(photo: Path) -> None:
     tiles = OccupancyModel.load().tile_probability(board) >= DEFAULT_CONFIG.occupancy_threshold
     wrong = int((tiles != truth).sum())
     # Measured: 0-1 wrong cells of 225 on these photos (the model has seen their repositories;
-    # leave-one-source-out figures are in the report and vision/train.py --evaluate).
+    # leave-one-source-out figures are in the report and lab/train.py --evaluate).
     assert wrong <= 2, f"{wrong} cells wrong"
 
 
@@ -199,10 +198,10 @@ def test_a_thin_i_above_the_dark_side_of_its_tile_is_a_tile() -> None:
     # A dim render: under each face the tile's side shows as a dark band as wide as the tile and
     # a quarter of a cell thick. Taken for "the letter", it hid the thin I (and the Q beside it):
     # a band that long is a line however thick, up to LINE_WIDTH.
+    from lab.render import render_board_photo
     from referee.boardtext import Tile
     from referee.cells import Cell
     from vision.read import read_board
-    from vision.render import render_board_photo
 
     tiles = {Cell(col, 7): Tile(letter, False, 0)
              for col, letter in zip(range(5, 10), "QUILT", strict=True)}
@@ -219,10 +218,10 @@ def test_a_blank_tile_looks_more_like_the_tiles_than_any_empty_square_does(seed:
     # A blank has no ink, and its colour can be a square's; what tells it is its body (edges,
     # side, shadow) looking like the photo's lettered tiles. On a rendered board with two
     # blanks, both score above every empty cell of the board (premium squares included).
+    from lab.render import random_position, render_board_photo
     from referee.boardtext import Tile
-    from vision.letterevidence import board_letters
-    from vision.occupancy import _body_likeness
-    from vision.render import random_position, render_board_photo
+    from vision.cells.letterevidence import board_letters
+    from vision.cells.occupancy import _body_likeness
 
     rng = np.random.default_rng(seed)
     tiles = random_position(rng, words=8)
@@ -254,7 +253,7 @@ def test_kth_nearest_leaves_each_row_out_of_its_own_neighbours() -> None:
 
 
 def test_symmetric_peers_are_the_eight_symmetries_of_the_square() -> None:
-    from vision.cellgrid import symmetric_peers
+    from vision.board.cellgrid import symmetric_peers
 
     peers = symmetric_peers()
     assert peers.shape == (225, 8)
@@ -276,7 +275,7 @@ def test_every_premium_layout_looks_the_same_on_a_cells_symmetric_peers(layout_n
     # The peer feature rests on this: a cell and its images are the same kind of square.
     from referee.cells import Cell
     from referee.layouts import load_layout
-    from vision.cellgrid import symmetric_peers
+    from vision.board.cellgrid import symmetric_peers
 
     layout = load_layout(layout_name)
     for cell, images in enumerate(symmetric_peers().tolist()):
@@ -288,10 +287,10 @@ def test_a_blank_on_a_premium_square_looks_unlike_its_empty_peers() -> None:
     # Two blanks on empty premium squares of each of 12 rendered boards: ranked by the peer
     # feature (the last column of the features), blanks come above empty cells nearly always
     # (AUC; a feature that knew nothing would give 0.5).
+    from lab.render import random_position, render_board_photo
     from referee.boardtext import Tile
     from referee.cells import Cell
     from referee.layouts import load_layout
-    from vision.render import random_position, render_board_photo
 
     layout = load_layout("classic")
     blank_scores, empty_scores = [], []

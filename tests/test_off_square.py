@@ -6,14 +6,15 @@ import dataclasses
 
 import numpy as np
 
+from lab.truth import UNLABELLED_PHOTOS
 from referee.cells import Cell
 from tests.test_tilecentre import CELL_PX, MARGIN_PX, _board, _face
-from vision.classify import TileClassifier
+from vision.board.rectify import RectifiedBoard
+from vision.letters.classify import TileClassifier
+from vision.letters.tilecentre import HALF_OFF, PUSHED, stray_letters
 from vision.read import read_board, read_rectified
-from vision.reading import DISPUTE_CONFIG, OFF_SQUARE, ReadConfig
-from vision.rectify import RectifiedBoard
-from vision.tilecentre import HALF_OFF, PUSHED, stray_letters
-from vision.truth import UNLABELLED_PHOTOS
+from vision.reading import DISPUTE_CONFIG, ReadConfig
+from vision.warning import WarningCode
 
 OFF = ReadConfig(off_square_sure=2.0)
 """The reading as it was before off-square tiles were looked for."""
@@ -79,7 +80,10 @@ def test_a_tile_half_on_the_next_square_is_read_and_named() -> None:
     after = read_rectified(board, np.zeros((4, 2)), classifier=classifier)
     assert "".join(cell.letter for cell in after.cells) == WORD
     tile = next(cell for cell in after.cells if cell.cell == last)
-    assert tile.warnings == (f"{OFF_SQUARE} {last} (half on the next one: read as {last}'s)",)
+    assert tile.warnings == (f"tile off its square on {last} (half on the next one: read as "
+                             f"{last}'s)",)
+    assert [(w.code, w.cells) for w in tile.warning_details] == [
+        (WarningCode.OFF_SQUARE, (Cell.parse(last),))]
     assert after.warnings == tile.warnings
 
 
@@ -117,7 +121,7 @@ def test_tiles_pushed_aside_that_the_occupancy_model_missed_are_found() -> None:
     assert set(seen_before) <= set(seen_after) <= set(truth)
     found = {name: letter for name, letter in seen_after.items() if name not in seen_before}
     assert found == {name: truth[name] for name in found} and len(found) == 5
-    assert not any(warning.startswith(OFF_SQUARE) for warning in after.warnings)
+    assert not any(w.code == WarningCode.OFF_SQUARE for w in after.warning_details)
 
 
 def test_a_photo_of_tiles_packed_tighter_than_the_squares_reads_every_letter() -> None:
@@ -127,8 +131,8 @@ def test_a_photo_of_tiles_packed_tighter_than_the_squares_reads_every_letter() -
     letters = {cell.cell: cell.letter for cell in reading.cells}
     expected = {Cell(5 + i % 5, 4 + i // 5).name: chr(ord("A") + i) for i in range(26)}
     assert letters == expected
-    named = sorted(w for w in reading.warnings if w.startswith(OFF_SQUARE))
-    assert named == [f"{OFF_SQUARE} {cell} (half on the next one: read as {cell}'s)"
+    named = sorted(w.message for w in reading.warning_details if w.code == WarningCode.OFF_SQUARE)
+    assert named == [f"tile off its square on {cell} (half on the next one: read as {cell}'s)"
                      for cell in ("J6", "J7")]
     before = read_board(ALPHABET, config=dataclasses.replace(DISPUTE_CONFIG, off_square_sure=2.0))
     assert {"J6", "J7"}.isdisjoint(cell.cell for cell in before.cells)

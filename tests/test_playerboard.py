@@ -1,7 +1,7 @@
 """Reading one First Draft player's board from a photo (vision/playerboard.py).
 
 There are no real photos of a player's board (two rows of tiles and a pool on a table) among the
-shared photos, so the photos here are rendered: tile faces from ``vision.tileface`` (random
+shared photos, so the photos here are rendered: tile faces from ``lab.tileface`` (random
 fonts, colours, bevels) laid in lines on a textured table, some pushed together, then a turn,
 blur, noise and JPEG; and real tile faces cut from ``../shared/photos`` (with their truth
 corners) laid out the same way. Measured by ``python tests/test_playerboard.py --measure N
@@ -20,6 +20,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from lab.tileface import TILE_COLOURS_BGR, render_tile_face  # noqa: E402
+from lab.truth import DEV_PHOTOS as PHOTOS
 from referee.tiles import load_tile_set  # noqa: E402
 from vision.playerboard import (  # noqa: E402
     PlayerBoardConfig,
@@ -29,8 +31,6 @@ from vision.playerboard import (  # noqa: E402
     read_player_board,
     skew_degrees,
 )
-from vision.tileface import TILE_COLOURS_BGR, render_tile_face  # noqa: E402
-from vision.truth import DEV_PHOTOS as PHOTOS
 
 TABLES_BGR = ((40, 60, 95), (60, 90, 40), (70, 70, 75), (30, 35, 45), (95, 120, 150))
 """Dark wood, green felt, grey, near black, light oak: tables a board may lie on."""
@@ -195,9 +195,9 @@ def test_the_config_decides_what_a_wide_gap_is(config: PlayerBoardConfig) -> Non
 def real_faces(photo: Path) -> list[tuple[str, np.ndarray]]:
     """(letter, face) of every plain A-Z tile in a real photo, cut from its board with the
     truth corners (upright, as the truth grid reads)."""
+    from lab.truth import read_truth
+    from vision.board.rectify import rectify
     from vision.image import load_image
-    from vision.rectify import rectify
-    from vision.truth import read_truth
 
     truth = read_truth(photo)
     assert truth.corners is not None
@@ -252,7 +252,7 @@ def test_real_tile_faces_laid_out_as_a_players_board_are_read() -> None:
 
 def measure_real() -> None:
     """The real-face composition over every photo with truth corners (printed)."""
-    from vision.truth import photos_with_truth, read_truth
+    from lab.truth import photos_with_truth, read_truth
 
     boards = laid_out = right = total = 0
     for photo in photos_with_truth(PHOTOS):

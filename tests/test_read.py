@@ -9,16 +9,16 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, random_position, render_board_photo
+from lab.truth import DEV_PHOTOS as PHOTOS
+from lab.truth import UNLABELLED_PHOTOS, photo_corners, read_truth
 from referee.boardtext import parse_board_text
 from referee.cells import Cell, Seat
 from vision.errors import ImageQualityError
-from vision.eval_reading import photo_corners
 from vision.image import load_image
 from vision.read import read_board
 from vision.reading import DISPUTE_CONFIG, ReadConfig
-from vision.render import RenderOptions, random_position, render_board_photo
-from vision.truth import DEV_PHOTOS as PHOTOS
-from vision.truth import UNLABELLED_PHOTOS, read_truth
+from vision.warning import ReadingWarning, WarningCode
 from webui.cli import main
 
 REAL = PHOTOS / "DeclanFinerty__scrabble-vision__eval_board.jpeg"
@@ -37,6 +37,10 @@ def _check_reading_json(data: dict, image_shape: tuple[int, ...]) -> None:
     for x, y in data["corners"]:
         assert -width <= x <= 2 * width and -height <= y <= 2 * height
     assert all(isinstance(w, str) for w in data["warnings"])
+    # The same warnings as data (docs/formats.md): one per sentence, in the same order.
+    details = [ReadingWarning.from_json(detail) for detail in data["warning_details"]]
+    assert [detail.message for detail in details] == data["warnings"]
+    assert all(detail.code in set(WarningCode) for detail in details)
     tiles = parse_board_text(data["board"])
     assert len(tiles) == len(data["cells"])
     for cell in data["cells"]:
@@ -53,6 +57,19 @@ def _check_reading_json(data: dict, image_shape: tuple[int, ...]) -> None:
         Cell(col, row).name for row in range(15) for col in range(15)}
     assert not set(empty) & {cell["cell"] for cell in data["cells"]}
     assert all(0.0 <= confidence <= 1.0 for confidence in empty.values())
+
+
+def test_read_json_gives_each_warning_as_data(capsys) -> None:
+    # A rendered board under glare: some of its tiles are named, in words and as data.
+    photo = Path(__file__).resolve().parents[1] / "samples" / "photos" / "glare.jpg"
+    assert main(["read", "--json", str(photo)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    _check_reading_json(data, cv2.imread(str(photo)).shape)
+    glare = [detail for detail in data["warning_details"] if detail["code"] == "glare"]
+    assert glare and all(detail["message"] == f"glare over {detail['cells'][0]}"
+                         for detail in glare)
+    read = {cell["cell"] for cell in data["cells"]}
+    assert all(len(detail["cells"]) == 1 and detail["cells"][0] in read for detail in glare)
 
 
 def test_read_json_on_a_real_photo(capsys) -> None:
@@ -398,9 +415,9 @@ class _BrightestCell:
 
 
 def test_occupancy_is_averaged_over_the_grid_moved_an_eighth_of_a_cell_each_way() -> None:
+    from vision.board.rectify import RectifiedBoard
     from vision.read import tile_probability
     from vision.reading import DISPUTE_CONFIG
-    from vision.rectify import RectifiedBoard
 
     size = 15 * 48 + 2 * 24
     image = np.zeros((size, size, 3), np.uint8)

@@ -9,22 +9,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from referee.boardtext import Tile
-from referee.cells import Cell
-from vision.eval_reading import (
+from lab.eval_reading import (
     IN_SAMPLE_NOTE,
-    errata_entries,
     evaluate_photo,
     game_predecessors,
     known_board,
-    load_errata,
     print_table,
     run_reading_eval,
 )
+from lab.render import RenderOptions, render_board_photo
+from lab.truth import DEV_PHOTOS as PHOTOS
+from lab.truth import TruthCell, errata_entries, load_errata, read_truth
+from referee.boardtext import Tile
+from referee.cells import Cell
 from vision.reading import DISPUTE_CONFIG
-from vision.render import RenderOptions, render_board_photo
-from vision.truth import DEV_PHOTOS as PHOTOS
-from vision.truth import TruthCell, read_truth
 from webui.cli import main
 
 
@@ -102,7 +100,7 @@ def test_a_training_seed_trains_the_held_out_models_from_it(tmp_path, capsys,
                                                             monkeypatch) -> None:
     # --training-seed asks how much a figure owes to one seed: the held-out models must be
     # trained (or fetched from the cache) with that seed, and the table must say so.
-    import vision.train
+    import lab.train
 
     asked = []
 
@@ -110,13 +108,13 @@ def test_a_training_seed_trains_the_held_out_models_from_it(tmp_path, capsys,
         asked.append((sources, settings))
         return {}  # no held-out model: the photo is read by the committed ones
 
-    monkeypatch.setattr(vision.train, "loso_models", loso_models)
+    monkeypatch.setattr(lab.train, "loso_models", loso_models)
     _render_folder(tmp_path)
     assert main(["eval", str(tmp_path), "--given-corners", "--training-seed", "7"]) == 0
-    assert asked == [({"tileref__render"}, vision.train.TrainingSettings(seed=7))]
+    assert asked == [({"tileref__render"}, lab.train.TrainingSettings(seed=7))]
     assert "training tiles rendered from seed 7 (--training-seed)" in capsys.readouterr().out
     assert main(["eval", str(tmp_path), "--given-corners"]) == 0
-    assert asked[-1][1] == vision.train.TrainingSettings()  # the committed models' seed
+    assert asked[-1][1] == lab.train.TrainingSettings()  # the committed models' seed
     assert "--training-seed" not in capsys.readouterr().out
     # The committed models have one seed of their own: nothing to ask them.
     assert main(["eval", str(tmp_path), "--in-sample", "--training-seed", "2"]) == 2
@@ -195,7 +193,7 @@ def test_the_warnings_that_name_a_square_are_scored_against_the_corrected_truth(
     # claim a blank on one of them: one warning found a missed tile, the other sent the players
     # to an empty square.
     from tests.test_reading_warnings import _DoubtingOccupancy
-    from vision.classify import TileClassifier
+    from vision.letters.classify import TileClassifier
 
     path = _render_folder(tmp_path)
     doubting = _DoubtingOccupancy({Cell.parse("A1"): 0.3, Cell.parse("C3"): 0.3})
@@ -215,7 +213,7 @@ def test_wrong_cells_are_scored_as_flagged_or_not(tmp_path, capsys) -> None:
     # lies on one of those squares and an X where the first A is: two letters read wrong, the
     # blank read on the K's square flagged, the A not.
     from tests.test_reading_warnings import _DoubtingOccupancy
-    from vision.classify import TileClassifier
+    from vision.letters.classify import TileClassifier
 
     path = _render_folder(tmp_path)
     squares = [Cell.parse(name) for name in ("B1", "C1", "E1")]

@@ -8,29 +8,51 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, render_board_photo, soft_focus
+from lab.truth import DEV_PHOTOS, photo_corners, read_truth
 from referee.boardtext import Tile
 from referee.cells import Cell
-from vision.classify import BLANK, BOARD_PRIOR_MIN_TILES, TileGuess
+from vision.board.rectify import RectifiedBoard
+from vision.cells.occupancy import OccupancyModel
 from vision.errors import ImageQualityError
-from vision.eval_reading import photo_corners
-from vision.occupancy import OccupancyModel
+from vision.known import Doubts
+from vision.letters.classify import BLANK, BOARD_PRIOR_MIN_TILES, TileGuess
 from vision.overlay import DOUBT_BGR, draw_overlay
 from vision.read import lone_turns, read_board
-from vision.reading import BoardReading, CellReading, ReadConfig, said_once, warned_cells
-from vision.rectify import RectifiedBoard
-from vision.render import RenderOptions, render_board_photo, soft_focus
-from vision.truth import DEV_PHOTOS, read_truth
+from vision.reading import BoardReading, CellReading, ReadConfig
+from vision.warning import (
+    ReadingWarning,
+    WarningCode,
+    blur_over,
+    glare_over,
+    may_hide_a_tile,
+    maybe_tile_cells,
+    off_its_square,
+    off_square_cells,
+    other_tile_set,
+    other_tile_sets,
+    reading_warnings,
+    said_once,
+    shadow_over,
+    small_board,
+    unsure_of_letter,
+    unsure_whether_tile,
+    warned_cells,
+)
 
+K3 = Cell.parse("K3")
 
 def test_turning_a_reading_renames_the_cells_its_warnings_name() -> None:
     # South "auto" turns a sideways dispute photo upright: "glare over K3" has to follow the tile
     # to its new name, or the player is sent to the wrong square.
-    k3 = CellReading(cell="K3", letter="B", rotation=0, confidence=0.4,
-                     warnings=("glare over K3", "unsure of the letter on K3 (B, maybe E)"))
+    on_k3 = (glare_over(K3), unsure_of_letter(K3, "B", "E"))
+    k3 = CellReading(cell="K3", letter="B", rotation=0, confidence=0.4, warning_details=on_k3)
     reading = BoardReading((k3,), ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)),
-                           ("glare over K3", "unsure of the letter on K3 (B, maybe E)",
-                            "shadow over A1 (may hide a tile)", "unsure whether O15 holds a tile "
-                            "(read as empty)"))
+                           (*on_k3, may_hide_a_tile(shadow_over(Cell.parse("A1"))),
+                            unsure_whether_tile(Cell.parse("O15"))))
+    assert reading.warnings == ("glare over K3", "unsure of the letter on K3 (B, maybe E)",
+                                "shadow over A1 (may hide a tile)",
+                                "unsure whether O15 holds a tile (read as empty)")
     turned = reading.turned(1)
     (cell,) = turned.cells
     assert cell.cell == "M11"  # column K, row 3 -> column 15 - 3 = M, row K = 11
@@ -38,36 +60,97 @@ def test_turning_a_reading_renames_the_cells_its_warnings_name() -> None:
     assert turned.warnings == ("glare over M11", "unsure of the letter on M11 (B, maybe E)",
                                "shadow over O1 (may hide a tile)",
                                "unsure whether A15 holds a tile (read as empty)")
+    # The data turns with the words: the codes stay, the cells follow the tiles.
+    assert [(w.code, [c.name for c in w.cells]) for w in turned.warning_details] == [
+        ("glare", ["M11"]), ("unsure-letter", ["M11"]), ("shadow-may-hide-a-tile", ["O1"]),
+        ("unsure-whether-tile", ["A15"])]
     # Four quarter turns are the reading itself.
     again = turned.turned(1).turned(1).turned(1)
-    assert again.warnings == reading.warnings
-    assert again.cells[0].warnings == k3.warnings
+    assert again.warning_details == reading.warning_details
+    assert again.cells[0].warning_details == k3.warning_details
 
 
 def test_a_warning_said_of_several_squares_is_said_once_naming_them_all() -> None:
     # A glossy photo's reading (kristopalka red_boards_014): twenty lines, of which seven say
     # "unsure whether ... holds a tile" and five "shadow over ...". A person reads four.
-    warnings = ["unsure of the letter on A1 (?, maybe K)",
-                "unsure of the letter on F1 (?, maybe G)",
-                "shadow over B2 (may hide a tile)", "shadow over F2 (may hide a tile)",
-                "shadow over L4 (may hide a tile)",
-                "unsure whether B1 holds a tile (read as empty)",
-                "unsure whether C1 holds a tile (read as empty)",
-                "unsure whether E11 holds a tile (read as empty)",
-                "tile off its square on K3 (half on the next one: read as K3's)",
-                "blur over K3", "shadow over B2 (may hide a tile)"]
+    cell = Cell.parse
+    warnings = [unsure_of_letter(cell("A1"), "?", "K"), unsure_of_letter(cell("F1"), "?", "G"),
+                *(may_hide_a_tile(shadow_over(cell(name))) for name in ("B2", "F2", "L4")),
+                *(unsure_whether_tile(cell(name)) for name in ("B1", "C1", "E11")),
+                off_its_square(K3), blur_over(K3), may_hide_a_tile(shadow_over(cell("B2")))]
     said = said_once(warnings)
-    assert said == ["unsure of the letter on A1 (?, maybe K)",
-                    "unsure of the letter on F1 (?, maybe G)",
-                    "shadow over B2, F2 and L4 (may hide a tile)",
-                    "unsure whether B1, C1 or E11 holds a tile (read as empty)",
-                    "tile off its square on K3 (half on the next one: read as K3's)",
-                    "blur over K3"]
-    # Every square is still named, in the order first named.
+    assert [warning.message for warning in said] == [
+        "unsure of the letter on A1 (?, maybe K)", "unsure of the letter on F1 (?, maybe G)",
+        "shadow over B2, F2 and L4 (may hide a tile)",
+        "unsure whether B1, C1 or E11 holds a tile (read as empty)",
+        "tile off its square on K3 (half on the next one: read as K3's)", "blur over K3"]
+    # Said once, a warning names all its squares as data too, in the order first named.
+    assert [[c.name for c in warning.cells] for warning in said][2:4] == [
+        ["B2", "F2", "L4"], ["B1", "C1", "E11"]]
     assert warned_cells(said) == warned_cells(warnings)
-    # A warning about the whole photo names no square and stands as it is.
-    assert said_once(["board small in the photo", "blur over A1"]) == [
-        "board small in the photo", "blur over A1"]
+    # The same letter doubted on two tiles is said once; a warning about the whole photo names
+    # no square and stands as it is.
+    small = small_board(12, 20, "move closer")
+    assert [w.message for w in said_once([small, unsure_of_letter(cell("A1"), "E", "F"),
+                                          blur_over(cell("A1")),
+                                          unsure_of_letter(cell("C3"), "E", "F")])] == [
+        small.message, "unsure of the letter on A1 and C3 (E, maybe F)", "blur over A1"]
+
+
+
+def test_consumers_find_cells_by_code_so_a_reworded_warning_names_the_same_squares() -> None:
+    # The words are for people and may change; what a program does with a warning must not.
+    as_made = [may_hide_a_tile(glare_over(K3)), unsure_whether_tile(Cell.parse("B1")),
+               off_its_square(Cell.parse("H8")), blur_over(Cell.parse("C3")),
+               other_tile_set(3, ["german", "polish"], "english")]
+    reworded = [ReadingWarning(w.code, w.cells, f"reworded {i}: the cells are not named here",
+                               w.tile_sets) for i, w in enumerate(as_made)]
+    for warnings in (as_made, reworded):
+        assert maybe_tile_cells(warnings) == ["K3", "B1"]
+        assert off_square_cells(warnings) == ["H8"]
+        assert warned_cells(warnings) == ["K3", "B1", "H8", "C3"]
+        assert other_tile_sets(warnings) == ["german", "polish"]
+        assert [w.cells for w in said_once(warnings)] == [w.cells for w in as_made]
+        reading = BoardReading((), ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)),
+                               tuple(warnings))
+        assert reading.warned_empty_cells() == ["K3", "B1"]
+        assert Doubts.of_json(reading.to_json()).maybe_tiles == {K3, Cell.parse("B1")}
+    # Two alike warnings reworded alike are still said once, naming both squares.
+    twice = [ReadingWarning(WarningCode.UNSURE_WHETHER_TILE, (cell,), f"{cell.name}: a tile?")
+             for cell in (K3, Cell.parse("B1"))]
+    (once,) = said_once(twice)
+    assert once.cells == (K3, Cell.parse("B1")) and once.message == "K3 or B1: a tile?"
+
+
+def test_a_warning_goes_to_json_and_back_as_it_was() -> None:
+    warnings = [may_hide_a_tile(glare_over(K3)), unsure_of_letter(K3, "Q", "O"),
+                other_tile_set(2, ["german", "polish"], "english"),
+                small_board(12, 20, "move the camera closer")]
+    for warning in warnings:
+        assert ReadingWarning.from_json(warning.to_json()) == warning
+    assert warnings[0].to_json() == {"code": "glare-may-hide-a-tile", "cells": ["K3"],
+                                     "message": "glare over K3 (may hide a tile)"}
+    assert warnings[2].to_json()["tile_sets"] == ["german", "polish"]
+    assert "tile_sets" not in warnings[3].to_json() and warnings[3].cells == ()
+    # A code a newer reader gives is kept, and a reading's JSON gives its warnings back.
+    future = {"code": "lens-dirty", "cells": ["A1", "O15"], "message": "wipe the lens"}
+    assert ReadingWarning.from_json(future).to_json() == future
+    assert reading_warnings({"warnings": ["wipe the lens"], "warning_details": [future]}) == [
+        ReadingWarning.from_json(future)]
+    assert reading_warnings({"warnings": []}) == []
+
+
+@pytest.mark.parametrize("detail", [
+    "glare over K3", {"cells": ["K3"], "message": "glare"}, {"code": "", "message": "x"},
+    {"code": "glare", "cells": ["Z99"], "message": "x"}, {"code": "glare", "cells": "K3",
+                                                         "message": "x"},
+    {"code": "glare", "cells": [], "message": None},
+    {"code": "other-tile-set", "message": "x", "tile_sets": "german"}])
+def test_a_malformed_warning_is_a_value_error(detail) -> None:
+    with pytest.raises(ValueError):
+        ReadingWarning.from_json(detail)
+    with pytest.raises(ValueError):
+        reading_warnings({"warning_details": [detail]})
 
 
 class _DoubtingOccupancy:
@@ -105,13 +188,14 @@ def test_an_empty_cell_that_might_hold_a_tile_is_named() -> None:
 def test_the_overlay_boxes_the_empty_cells_warnings_name() -> None:
     corners = ((100.0, 100.0), (850.0, 100.0), (850.0, 850.0), (100.0, 850.0))  # 50 px cells
     h8 = CellReading(cell="H8", letter="A", rotation=0, confidence=0.95,
-                     warnings=("glare over H8",))
-    warned = BoardReading((h8,), corners, ("glare over H8", "glare over C3 (may hide a tile)",
-                                           "shadow over K5",
-                                           "unsure whether M12 holds a tile (read as empty)"))
+                     warning_details=(glare_over(Cell.parse("H8")),))
+    warned = BoardReading((h8,), corners, (glare_over(Cell.parse("H8")),
+                                           may_hide_a_tile(glare_over(Cell.parse("C3"))),
+                                           shadow_over(Cell.parse("K5")),
+                                           unsure_whether_tile(Cell.parse("M12"))))
     # A shadow the model saw no tile under is light, not a square to check again.
     assert warned.warned_empty_cells() == ["C3", "M12"]
-    plain = BoardReading((h8,), corners, ("glare over H8",))
+    plain = BoardReading((h8,), corners, (glare_over(Cell.parse("H8")),))
     assert plain.warned_empty_cells() == []
     photo = np.full((950, 950, 3), 255, np.uint8)
 

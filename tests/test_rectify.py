@@ -6,8 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.errors import VisionError
-from vision.rectify import (
+from vision.board.rectify import (
     SIZE,
     estimate_focal,
     grid_homography,
@@ -15,6 +14,7 @@ from vision.rectify import (
     photo_cell_px,
     rectify,
 )
+from vision.errors import VisionError
 
 MARK = (0, 0, 255)  # pure red in BGR
 

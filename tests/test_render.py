@@ -8,20 +8,20 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.boardtext import Tile, parse_board_text
-from referee.cells import SIZE, Cell, Seat
-from vision.render import (
+from lab.render import (
     BOARD_STYLES,
     PREMIUM_LAYOUT,
     RenderError,
     RenderOptions,
-    main,
     random_position,
     render_board_photo,
 )
-from vision.truth import DEV_PHOTOS as PHOTOS
-from vision.truth import read_truth
-from vision.video import VideoError, read_y4m, write_y4m, y4m_header
+from lab.render.__main__ import main
+from lab.truth import DEV_PHOTOS as PHOTOS
+from lab.truth import read_truth
+from lab.video import VideoError, read_y4m, write_y4m, y4m_header
+from referee.boardtext import Tile, parse_board_text
+from referee.cells import SIZE, Cell, Seat
 
 POSITION = parse_board_text("""\
 ...............

@@ -7,16 +7,16 @@ import dataclasses
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, random_position, render_board_photo
+from lab.tileface import available_fonts, render_tile_face
 from referee.boardtext import Tile
 from referee.cells import Cell
 from referee.tiles import load_tile_set
-from vision.classify import TileClassifier
+from vision.board.rectify import SIZE, RectifiedBoard
+from vision.letters.classify import TileClassifier
+from vision.letters.tilecentre import letter_offsets
 from vision.read import read_board, read_rectified
 from vision.reading import DEFAULT_CONFIG, ReadConfig
-from vision.rectify import SIZE, RectifiedBoard
-from vision.render import RenderOptions, random_position, render_board_photo
-from vision.tilecentre import letter_offsets
-from vision.tileface import available_fonts, render_tile_face
 
 ENGLISH = load_tile_set("english")
 CELL_PX, MARGIN_PX, FACE_PX = 48, 24, 44

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lab.tileface import TileFaceError, available_fonts, render_tile_face
 from referee.tiles import load_tile_set
-from vision.tileface import TileFaceError, available_fonts, render_tile_face
 
 ENGLISH = load_tile_set("english")
 

@@ -7,8 +7,8 @@ from statistics import median
 
 import numpy as np
 
-from vision.train import all_letter_values, letter_heights, load_real_boards, render_crop
-from vision.truth import DEV_PHOTOS
+from lab.train import all_letter_values, letter_heights, load_real_boards, render_crop
+from lab.truth import DEV_PHOTOS
 
 PLAIN = string.ascii_uppercase
 

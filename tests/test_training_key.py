@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import vision.train as train
+import lab.train as train
 
 
 def test_an_edited_erratum_retrains_the_cached_models(tmp_path: Path,

@@ -13,11 +13,12 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.render import RenderOptions, render_board_photo
 from referee.boardtext import Tile, format_board_text
 from referee.cells import Cell
-from vision.reading import BoardReading, CellReading
-from vision.render import RenderOptions, render_board_photo
+from vision import BoardReading, CellReading
 from vision.steady import SteadyConfig, SteadyTracker, ViewState
+from vision.warning import ReadingWarning, off_its_square, small_board, unsure_whether_tile
 from webui import live
 
 TWO_PLAYERS = {"ruleset": "archipelago",
@@ -28,7 +29,7 @@ def tiles_of(spec: dict[str, str]) -> dict[Cell, Tile]:
     return {Cell.parse(cell): Tile.parse(token) for cell, token in spec.items()}
 
 
-def reading(spec: dict[str, str], warnings: tuple[str, ...] = (),
+def reading(spec: dict[str, str], warnings: tuple[ReadingWarning, ...] = (),
             confidence: dict[str, float] | None = None) -> BoardReading:
     """A reading as the reader gives it, from cell -> token (a blank reads as ``?``), its
     ``warnings`` and each tile's ``confidence`` (1.0 unless given)."""
@@ -177,17 +178,18 @@ def test_the_frames_answer_words_its_verdict_as_the_referee_board_does(app, clie
 
 def test_tiles_read_in_a_game_without_seats_carry_no_owner(app, make_game):
     """Colonization's players have no seats, as scrabble's: the rotations the camera reads
-    mean nothing, so the board of the play just judged, seen again, is the game's board."""
+    mean nothing, so the board of the play just judged, seen again, is the game's board. (ZORF
+    is no English word: an English first word would end the game at once, RULES.md §3.)"""
     game_id, _ = make_game({"ruleset": "colonization",
                             "players": [{"name": "Ann"}, {"name": "Bo"}],
                             "options": {"seed": 3, "languages": {"Ann": "FLORBIX",
                                                                  "Bo": "QUANTEZ"}}})
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
-    cats = {"G8": "C^", "H8": "A>", "I8": "Tv", "J8": "S<"}
-    played = play_readings(service, game_id, table, cats)[-1]["verdict"]
-    assert played["legal"] is True and played["words"][0]["word"] == "CATS"
-    again = play_readings(service, game_id, table, cats, times=3)
+    zorf = {"G8": "Z^", "H8": "O>", "I8": "Rv", "J8": "F<"}
+    played = play_readings(service, game_id, table, zorf)[-1]["verdict"]
+    assert played["legal"] is True and played["words"][0]["word"] == "ZORF"
+    again = play_readings(service, game_id, table, zorf, times=3)
     assert [answer["verdict"] for answer in again] == [None, None, None]
     assert again[-1]["waiting_for"] == "a play" and again[-1]["detail"] == ""
 
@@ -461,8 +463,8 @@ def doubting(spec: dict[str, str], *, maybe_tiles: tuple[str, ...] = (),
              confidence: dict[str, float] | None = None) -> BoardReading:
     """A reading of ``spec`` that doubts itself as the reader does: warnings on empty cells that
     may hold a tile, and letters read less surely."""
-    return reading(spec, tuple(f"unsure whether {cell} holds a tile (read as empty)"
-                               for cell in maybe_tiles), confidence)
+    return reading(spec, tuple(unsure_whether_tile(Cell.parse(cell)) for cell in maybe_tiles),
+                   confidence)
 
 
 def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, client, make_game):
@@ -497,12 +499,13 @@ def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, cli
 
 def test_only_a_doubt_at_either_end_of_the_last_word_is_asked_about() -> None:
     cat = ("CAT", ["G15", "H15", "I15"])
-    def doubt(*cells: str) -> list[str]:
-        return [f"unsure whether {cell} holds a tile (read as empty)" for cell in cells]
+    def doubt(*cells: str) -> list[ReadingWarning]:
+        return [unsure_whether_tile(Cell.parse(cell)) for cell in cells]
     assert live.word_end_doubts(doubt("F15", "J15", "H14"), "S", cat[1]) == ["F15", "J15"]
-    assert live.waiting_detail(doubt("F15", "J15"), "S", cat).startswith(
-        "is there a tile on F15 or J15, next to CAT?")
-    assert live.waiting_detail(doubt("H14", "K15"), "S", cat) == ""
+    asked = live.waiting_detail(doubt("F15", "J15"), "S", cat)
+    assert asked.text.startswith("is there a tile on F15 or J15, next to CAT?")
+    assert asked.cells == ("F15", "J15")
+    assert live.waiting_detail(doubt("H14", "K15"), "S", cat) == live.Detail()
     down = ["H7", "H8", "H9"]
     assert live.word_end_doubts(doubt("H6", "H10", "G8"), "S", down) == ["H6", "H10"]
     # A camera at North names the South view's J15 as F1.
@@ -577,8 +580,8 @@ def test_a_real_photo_of_a_game_in_progress_keeps_the_blank_the_camera_doubts(cl
     """The last photo of the jheidel game, sent as camera frames to a scrabble game that holds
     the board of the photo before: the reader misses the wooden blank on O10 (grey square) but
     doubts it, so the game's blank stands and nothing is reported missing."""
-    from vision.eval_reading import corrected_grid, known_board, load_errata
-    from vision.truth import DEV_PHOTOS, read_truth
+    from lab.eval_reading import known_board
+    from lab.truth import DEV_PHOTOS, corrected_grid, load_errata, read_truth
 
     name = "jheidel__scrabble-opencv__IMG_20151016_{}.jpg"
     before = DEV_PHOTOS / name.format("170755")
@@ -604,7 +607,7 @@ def test_a_real_photo_of_a_game_in_progress_keeps_the_blank_the_camera_doubts(cl
 
 def test_the_camera_reads_a_game_with_its_own_tile_set(client, make_game):
     """A Polish game's frames are read with the Polish letters (the real Polish board)."""
-    from vision.truth import DEV_PHOTOS
+    from lab.truth import DEV_PHOTOS
 
     photo = (DEV_PHOTOS / "kristopalka__scrabble-solver__red_boards_013.jpg").read_bytes()
     letters: dict[str, set[str]] = {}
@@ -625,7 +628,7 @@ def test_a_camera_too_far_from_the_board_is_told_so_while_waiting(client, make_g
     """An empty board's frame a third of its size (17 px a cell): the referee still reads it
     and waits for a play, and says why the reading may go wrong while the camera can still be
     moved. A frame of the full size says nothing."""
-    from vision.truth import DEV_PHOTOS
+    from lab.truth import DEV_PHOTOS
 
     image = cv2.imread(str(DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_165308.jpg"))
     details = {}
@@ -656,22 +659,49 @@ def test_a_tile_half_off_its_square_is_told_while_waiting_in_the_south_view(app,
     table = service.live_table(game_id)
     seen = {cell.name: tile.token for cell, tile in live.to_camera_frame(south, "W").items()}
     t_cell = next(iter(live.to_camera_frame(tiles_of({"I15": "T^"}), "W"))).name
-    off = f"tile off its square on {t_cell} (half on the next one: read as {t_cell}'s)"
+    off = off_its_square(Cell.parse(t_cell))
+    assert off.message == f"tile off its square on {t_cell} (half on the next one: read as " \
+                          f"{t_cell}'s)"
     data = reading(seen, (off,))
     answer = [judge(service, game_id, table, data) for _ in range(2)][-1]
     assert answer["waiting_for"] == "a play" and answer["verdict"] is None
     assert answer["detail"] == "a tile lies half off its square on I15: push it onto its square"
     assert t_cell != "I15"  # the camera's own name for it is not the players'
     assert service.state(game_id)["live"]["detail"] == answer["detail"]
+    assert service.state(game_id)["live"]["detail_cells"] == ["I15"]
     # The referee board rings the square it names, and no other.
     panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
     assert ringed(panel) == ["I15"]
 
-    small = "board small in the photo (cells 15 px across, 20 or more read best): move closer"
-    assert live.waiting_detail([off, small], "W") == small
-    assert live.waiting_detail([off, off.replace(t_cell, "A1")], "S") == (
-        f"tiles lie half off their squares on {t_cell}, A1: push them onto their squares")
-    assert live.waiting_detail(["unsure whether K3 holds a tile (read as empty)"], "S") == ""
+    small = small_board(15, 20, "move closer")
+    assert small.message == ("board small in the photo (cells 15 px across, 20 or more read "
+                             "best): move closer")
+    assert live.waiting_detail([off, small], "W") == live.Detail(small.message)
+    assert live.waiting_detail([off, off_its_square(Cell.parse("A1"))], "S") == live.Detail(
+        f"tiles lie half off their squares on {t_cell}, A1: push them onto their squares",
+        (t_cell, "A1"))
+    assert live.waiting_detail([unsure_whether_tile(Cell.parse("K3"))], "S") == live.Detail()
+
+
+def test_the_table_finds_its_squares_by_code_whatever_the_warnings_say(app, make_game) -> None:
+    """Rewording a warning changes what the table reads, never which squares it names: the
+    camera's doubts and the tiles half off their squares are found by code and cells."""
+    cat = ("CAT", ["G15", "H15", "I15"])
+    odd = [ReadingWarning("unsure-whether-tile", (Cell.parse("J15"),), "J15: tile or not?"),
+           ReadingWarning("off-square", (Cell.parse("B2"),), "B2 wanders")]
+    assert live.word_end_doubts(odd, "S", cat[1]) == ["J15"]
+    assert live.waiting_detail(odd, "S", cat).cells == ("J15",)
+    assert live.waiting_detail(odd, "S").cells == ("B2",)
+    # A game knowing a tile on J15 keeps it where a frame reads the square as empty but says,
+    # in whatever words, that it may hold one.
+    south = tiles_of(dict(CAT_S, J15="S^"))
+    game_id, _ = make_game(dict(TWO_PLAYERS, position={"board": format_board_text(south),
+                                                       "to_move": "N"}))
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    seen = reading(CAT_S, tuple(odd[:1]))
+    answer = [judge(service, game_id, table, seen) for _ in range(2)][-1]
+    assert answer["kept"] == ["J15"]
 
 
 def test_a_hand_held_still_over_the_board_is_waited_out_not_read(client, make_game):

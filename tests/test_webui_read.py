@@ -12,9 +12,9 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.truth import DEV_PHOTOS as PHOTOS
+from lab.truth import read_truth
 from referee.tiles import load_tile_set
-from vision.truth import DEV_PHOTOS as PHOTOS
-from vision.truth import read_truth
 
 PHOTO = PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_163920.jpg"
 CELL = r"\b[A-O](?:1[0-5]|[1-9])\b"
@@ -245,9 +245,9 @@ def test_a_photo_refused_after_its_board_was_found_shows_where_it_was_found(clie
     # Half out of focus: the board is found, then the photo refused for the soft half. The
     # corner editor starts at the grid found (within half a cell of the truth), not at a default
     # square in the middle of the photo, and the page says what the handles are.
-    from vision.eval_reading import photo_corners
-    from vision.rectify import photo_cell_px
-    from vision.render import soft_focus
+    from lab.render import soft_focus
+    from lab.truth import photo_corners
+    from vision.board.rectify import photo_cell_px
 
     photo = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg"
     truth = photo_corners(read_truth(photo))
@@ -349,16 +349,16 @@ def test_a_dispute_photo_is_read_with_the_single_photo_settings_and_a_frame_fast
         client, make_game, monkeypatch):
     """A photo read on request gets Tesseract's opinion and five occupancy looks, as
     ``tileref read`` and ``tileref eval`` read; a live frame is read fast (frames vote)."""
-    import vision.read
-    from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG
+    import vision
+    from vision import DEFAULT_CONFIG, DISPUTE_CONFIG
 
     configs = []
 
     def recording(image, **options):
         configs.append(options["config"])
-        raise vision.read.VisionError("no board found in the photo")
+        raise vision.VisionError("no board found in the photo")
 
-    monkeypatch.setattr(vision.read, "read_board", recording)
+    monkeypatch.setattr(vision, "read_board", recording)
     ok, data = cv2.imencode(".jpg", np.full((120, 160, 3), 128, np.uint8))
     assert_error(client.post("/api/read", data=data.tobytes(), content_type="image/jpeg"), 422)
     game_id, auth = make_game()

@@ -1,0 +1,95 @@
+"""The camera's half of tileref: from a photo of a board to what lies on it, as plain data.
+
+Everything the rest of the product uses is imported from here::
+
+    from vision import load_image, read_board
+
+    reading = read_board(load_image("photo.jpg"), tiles="english")
+    print(reading.board_text(), reading.warnings)
+
+The stages, in the order a photo goes through them, are subpackages:
+
+- :mod:`vision.board`: finding the 15x15 grid in the photo and rectifying it (``locate``,
+  ``roughgrids``, ``refine``, ``rectify``, ``cellgrid``);
+- :mod:`vision.cells`: which cells hold a tile (``occupancy``, by ``letterevidence`` and
+  ``facecolour``) and which lie under something (``cover``);
+- :mod:`vision.letters`: each tile's letter and rotation (``classify``, ``cnn``), the marks of
+  national letters (``diacritics``), where a letter lies on its square (``tilecentre``), which
+  way a blank faces (``blankfacing``) and Tesseract's second opinion (``ocr``).
+
+Beside them: :mod:`vision.read` chains the stages; :mod:`vision.reading` is what comes out and
+:mod:`vision.warning` what it doubts, as data; :mod:`vision.quality` judges the photo (glare,
+shadow, blur, size); :mod:`vision.known` settles a reading with the tiles a game already knows;
+:mod:`vision.steady` tells a steady camera view from a hand over the board;
+:mod:`vision.overlay` draws a reading over its photo; :mod:`vision.playerboard` reads a First
+Draft player's own board; :mod:`vision.image` loads photos and :mod:`vision.errors` is every
+failure a user can cause. Training, rendering and evaluation are offline tools in :mod:`lab`,
+which this package never imports.
+"""
+
+from __future__ import annotations
+
+from vision.board.locate import SIDES, BoardLocation, find_board, south_at
+from vision.board.rectify import RectifiedBoard, check_corners, photo_cell_px, rectify
+from vision.errors import BoardNotFoundError, ImageError, ImageQualityError, VisionError
+from vision.image import load_image
+from vision.known import KNOWN_TILE_SURE, Doubts, settle
+from vision.overlay import draw_overlay, save_overlay
+from vision.playerboard import PlayerBoardConfig, PlayerBoardReading, read_player_board
+from vision.read import SOUTH_OPTIONS, read_board, read_rectified
+from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG, BoardReading, CellReading, ReadConfig
+from vision.steady import SteadyConfig, SteadyTracker, ViewCheck, ViewState
+from vision.warning import (
+    ReadingWarning,
+    WarningCode,
+    maybe_tile_cells,
+    off_square_cells,
+    other_tile_sets,
+    reading_warnings,
+    said_once,
+    warned_cells,
+)
+
+__all__ = [
+    "DEFAULT_CONFIG",
+    "DISPUTE_CONFIG",
+    "KNOWN_TILE_SURE",
+    "SIDES",
+    "SOUTH_OPTIONS",
+    "BoardLocation",
+    "BoardNotFoundError",
+    "BoardReading",
+    "CellReading",
+    "Doubts",
+    "ImageError",
+    "ImageQualityError",
+    "PlayerBoardConfig",
+    "PlayerBoardReading",
+    "ReadConfig",
+    "ReadingWarning",
+    "RectifiedBoard",
+    "SteadyConfig",
+    "SteadyTracker",
+    "ViewCheck",
+    "ViewState",
+    "VisionError",
+    "WarningCode",
+    "check_corners",
+    "draw_overlay",
+    "find_board",
+    "load_image",
+    "maybe_tile_cells",
+    "off_square_cells",
+    "other_tile_sets",
+    "photo_cell_px",
+    "read_board",
+    "read_player_board",
+    "read_rectified",
+    "reading_warnings",
+    "rectify",
+    "said_once",
+    "save_overlay",
+    "settle",
+    "south_at",
+    "warned_cells",
+]

@@ -8,9 +8,17 @@ unreadable" stay apart in the tables.
 
 from __future__ import annotations
 
+from referee.cells import Cell
+
 
 class VisionError(ValueError):
-    """A photo could not be turned into a reading; ``str(error)`` is one line for a person."""
+    """A photo could not be turned into a reading; ``str(error)`` is one line for a person.
+
+    ``cells`` are the squares the line names ("photo too blurry around K3"), as data, so a
+    screen can ring them without reading the sentence; none for most failures.
+    """
+
+    cells: tuple[Cell, ...] = ()
 
     def __init__(self, message: str) -> None:
         # One line, always: the CLI prints it as the whole error report.
@@ -39,6 +47,8 @@ class ImageQualityError(VisionError):
     """
 
     def __init__(self, message: str,
-                 corners: tuple[tuple[float, float], ...] | None = None) -> None:
+                 corners: tuple[tuple[float, float], ...] | None = None,
+                 cells: tuple[Cell, ...] = ()) -> None:
         super().__init__(message)
         self.corners = corners
+        self.cells = cells

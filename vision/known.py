@@ -22,7 +22,8 @@ from typing import Any
 
 from referee.boardtext import Tile
 from referee.cells import Cell
-from vision.reading import BoardReading, maybe_tile_cells
+from vision.reading import BoardReading
+from vision.warning import maybe_tile_cells, reading_warnings
 
 KNOWN_TILE_SURE = 0.8
 """A tile read with another letter than the known one, at the known rotation, overrules it only
@@ -52,14 +53,15 @@ class Doubts:
 
     @classmethod
     def of_json(cls, data: Mapping[str, Any]) -> Doubts:
-        """The doubts of a reading in ``tileref read --json`` form; what it does not say is
-        taken as sure. Raises ``ValueError`` on a malformed cell or confidence."""
+        """The doubts of a reading in ``tileref read --json`` form (its ``warning_details`` and
+        its cells' confidences); what it does not say is taken as sure. Raises ``ValueError`` on
+        a malformed cell, confidence or warning."""
         try:
-            warnings = [str(warning) for warning in data.get("warnings") or ()]
             confidence = {Cell.parse(str(cell["cell"])): float(cell["confidence"])
                           for cell in data.get("cells") or () if "confidence" in cell}
         except (KeyError, TypeError) as error:
             raise ValueError(f"a reading's cells are malformed: {error}") from None
+        warnings = reading_warnings(data)
         return cls(frozenset(Cell.parse(name) for name in maybe_tile_cells(warnings)),
                    confidence)
 

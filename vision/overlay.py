@@ -15,9 +15,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from referee.cells import Cell
+from vision.board.rectify import SIZE, grid_homography
 from vision.errors import ImageError
 from vision.reading import DEFAULT_CONFIG, BoardReading
-from vision.rectify import SIZE, grid_homography
 
 GRID_BGR = (255, 200, 0)
 SURE_BGR = (40, 200, 40)
@@ -66,7 +66,7 @@ def draw_overlay(image: np.ndarray, reading: BoardReading) -> np.ndarray:
                     scale, (0, 0, 0), thickness + 2, cv2.LINE_AA)
         cv2.putText(canvas, text, (int(anchor[0]), int(anchor[1])), cv2.FONT_HERSHEY_DUPLEX,
                     scale, colour, thickness, cv2.LINE_AA)
-        if cell_reading.warnings:
+        if cell_reading.warning_details:
             box = _to_photo(homography, np.array(
                 [[cell.col, cell.row], [cell.col + 1, cell.row], [cell.col + 1, cell.row + 1],
                  [cell.col, cell.row + 1]], dtype=np.float64))

@@ -4,8 +4,9 @@ A player's board has no grid to find and rectify: it is a few tiles lying in lin
 So the tiles are found by their colour (tile faces are light and only mildly coloured, whatever
 the table), the letters on them fill in as holes, tiles pushed together are cut apart by their
 squareness (a blob five tiles long is five tiles), and the lines are grouped by height. Each tile
-is then read by the same classifier as the board reader (:class:`vision.classify.TileClassifier`),
-with its confidence, so the screen can ask the player to confirm the unsure ones by tapping.
+is then read by the same classifier as the board reader
+(:class:`vision.letters.classify.TileClassifier`), with its confidence, so the screen can ask the
+player to confirm the unsure ones by tapping.
 
 The table must be darker than the tiles (a tablecloth, a wooden table; not white). The
 layout convention, photographed from the player's side: row 1 on top, row 2 under it, the
@@ -26,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.classify import BLANK, TileClassifier
+from vision.letters.classify import BLANK, TileClassifier
 
 Box = tuple[int, int, int, int]  # x, y, width, height in the (upright) photo's pixels
 

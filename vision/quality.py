@@ -13,16 +13,17 @@ import cv2
 import numpy as np
 
 from referee.cells import Cell
+from vision.board.cellgrid import other_peers
+from vision.board.rectify import SIZE, RectifiedBoard, photo_cell_px
 from vision.bytestats import ranked
-from vision.cellgrid import other_peers
-from vision.classify import BLANK, TileGuess
 from vision.errors import ImageQualityError, VisionError
-from vision.reading import SMALL_BOARD, ReadConfig
-from vision.rectify import SIZE, RectifiedBoard, photo_cell_px
+from vision.letters.classify import BLANK, TileGuess
+from vision.reading import ReadConfig
+from vision.warning import ReadingWarning, glare_over, shadow_over, small_board
 
 
 def light_warnings(board: RectifiedBoard, occupied: np.ndarray,
-                   config: ReadConfig) -> dict[tuple[int, int], list[str]]:
+                   config: ReadConfig) -> dict[tuple[int, int], list[ReadingWarning]]:
     """Glare and shadow per cell, judged against this board's own brightness; ``occupied`` is
     the (15, 15) tile mask.
 
@@ -66,10 +67,11 @@ def light_warnings(board: RectifiedBoard, occupied: np.ndarray,
     expected[known] = np.nanmedian(empty_peers[known], axis=1)
     glared = blown >= config.glare_fraction
     shadowed = ~glared & (median < expected * (1 - config.shadow_ratio)).reshape(SIZE, SIZE)
-    warnings: dict[tuple[int, int], list[str]] = {}
+    warnings: dict[tuple[int, int], list[ReadingWarning]] = {}
     for row, col in zip(*np.nonzero(glared | shadowed), strict=True):
-        what = "glare" if glared[row, col] else "shadow"
-        warnings[(int(col), int(row))] = [f"{what} over {Cell(int(col), int(row)).name}"]
+        cell = Cell(int(col), int(row))
+        warnings[(cell.col, cell.row)] = [glare_over(cell) if glared[row, col]
+                                          else shadow_over(cell)]
     return warnings
 
 
@@ -191,9 +193,9 @@ def judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: R
     perhaps hiding a tile rather than refused: no part of the real photos measures over 15.2 by
     its print, the soft halves' parts 19.4 to 45.5.
 
-    ``cell_px`` is the board's cell in the photo (:func:`vision.rectify.photo_cell_px`): a board
-    too small in the photo (``config.small_cell_px``) is smeared by being enlarged to the 48 px
-    cell as well as by the lens or the hand, so its refusal asks for a closer or larger photo
+    ``cell_px`` is the board's cell in the photo (:func:`vision.board.rectify.photo_cell_px`): a
+    board too small in the photo (``config.small_cell_px``) is smeared by being enlarged to the 48
+    px cell as well as by the lens or the hand, so its refusal asks for a closer or larger photo
     too: at 0.35 of their size two truth photos are refused for a part just over the limit,
     whose trouble is their size (``python -m bench resolution``).
     """
@@ -223,11 +225,12 @@ def judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: R
             continue
         blur, limit = smear.blur_px(in_part, step=2), config.max_tile_blur_px
         if blur > limit:
-            middle = part[len(part) // 2]
+            middle = Cell(*part[len(part) // 2])
             raise ImageQualityError(
-                f"photo too blurry around {Cell(*middle).name} to read the tiles "
+                f"photo too blurry around {middle.name} to read the tiles "
                 f"{_smeared(blur, limit, board, size)}: "
-                f"{closer or 'focus on the whole board and hold the camera still'}")
+                f"{closer or 'focus on the whole board and hold the camera still'}",
+                cells=(middle,))
     return soft
 
 
@@ -283,7 +286,7 @@ def blurred_tiles(cells: list[tuple[int, int]], crops: list[np.ndarray],
 
 
 def photo_cell_px_or_inf(corners: np.ndarray) -> float:
-    """The board's median cell in the photo (:func:`vision.rectify.photo_cell_px`); infinite
+    """The board's median cell in the photo (:func:`vision.board.rectify.photo_cell_px`); infinite
     for a board rectified without a photo behind it (corners all zero, as tests make them)."""
     try:
         return photo_cell_px(corners)
@@ -291,15 +294,14 @@ def photo_cell_px_or_inf(corners: np.ndarray) -> float:
         return float("inf")
 
 
-def small_board_warnings(corners: np.ndarray, config: ReadConfig) -> list[str]:
+def small_board_warnings(corners: np.ndarray, config: ReadConfig) -> list[ReadingWarning]:
     """The warning for a board too small in the photo to read well (``config.small_cell_px``):
     a thumbnail or a chat app's copy had 2.3 % of its letters read wrong, and only the person
     who took the photo can fix that."""
     cell_px = photo_cell_px(corners)
     if cell_px >= config.small_cell_px:
         return []
-    return [f"{SMALL_BOARD} (cells {cell_px:.0f} px across, {config.small_cell_px:.0f} or more "
-            f"read best): {_CLOSER}"]
+    return [small_board(cell_px, config.small_cell_px, _CLOSER)]
 
 
 __all__ = ["blur_px", "blurred_tiles", "judge_blur", "light_warnings", "photo_cell_px_or_inf",

@@ -22,13 +22,21 @@ import numpy as np
 
 from referee.cells import Cell
 from referee.tiles import TileSet, load_tile_set, tile_set_names
-from vision.blankfacing import face_blanks
-from vision.classify import BLANK, BOARD_PRIOR_MIN_TILES, CROP_PAD, TileClassifier, TileGuess
-from vision.cover import covered_groups
-from vision.diacritics import marked_twins, marks_unread, read_marks, unseen_letters
+from vision.board.rectify import SIZE, RectifiedBoard, check_corners, rectify
+from vision.cells.cover import covered_groups
+from vision.cells.occupancy import OccupancyModel
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
-from vision.occupancy import OccupancyModel
+from vision.letters.blankfacing import face_blanks
+from vision.letters.classify import (
+    BLANK,
+    BOARD_PRIOR_MIN_TILES,
+    CROP_PAD,
+    TileClassifier,
+    TileGuess,
+)
+from vision.letters.diacritics import marked_twins, marks_unread, read_marks, unseen_letters
+from vision.letters.tilecentre import HALF_OFF, PUSHED, letter_offsets, stray_letters
 from vision.probabilities import pooled
 from vision.quality import (
     blurred_tiles,
@@ -37,19 +45,18 @@ from vision.quality import (
     photo_cell_px_or_inf,
     small_board_warnings,
 )
-from vision.reading import (
-    DEFAULT_CONFIG,
-    MAY_HIDE_A_TILE,
-    OFF_SQUARE,
-    OTHER_TILE_SET,
-    UNSURE_WHETHER,
-    BoardReading,
-    CellReading,
-    ReadConfig,
+from vision.reading import DEFAULT_CONFIG, BoardReading, CellReading, ReadConfig
+from vision.warning import (
+    ReadingWarning,
+    blur_over,
+    may_hide_a_tile,
     maybe_tile_cells,
+    off_its_square,
+    other_tile_set,
+    something_over,
+    unsure_of_letter,
+    unsure_whether_tile,
 )
-from vision.rectify import SIZE, RectifiedBoard, check_corners, rectify
-from vision.tilecentre import HALF_OFF, PUSHED, letter_offsets, stray_letters
 
 SOUTH_OPTIONS = ("bottom", "auto")
 
@@ -72,8 +79,8 @@ def follow_letters(board: RectifiedBoard, cells: list[tuple[int, int]], crops: l
 
     A tile pushed off its square, or a grid found a little off, puts the letter near the edge of
     the square's crop, which cuts it (a K without its stem reads N). Where the letter's centre
-    (:func:`vision.tilecentre.letter_offsets`) lies more than ``config.recentre_beyond`` of a
-    cell from the cell's centre on either axis (on its square a letter lies only about 0.05 cell
+    (:func:`vision.letters.tilecentre.letter_offsets`) lies more than ``config.recentre_beyond`` of
+    a cell from the cell's centre on either axis (on its square a letter lies only about 0.05 cell
     off), the tile is read again from a crop cut around the letter, and the surer of the two
     readings is kept: the blob taken for the letter can be the dark side of a tilted tile or the
     edge of a coloured square, and a crop around that reads the tile less surely than its square.
@@ -187,19 +194,20 @@ def off_square_tiles(board: RectifiedBoard, probability: np.ndarray, occupancy: 
     """Cells read as empty (``probability`` under ``config.occupancy_threshold``) that hold a tile
     pushed off its square, found from its letter.
 
-    A letter off an empty cell's centre that is no tile's (:func:`vision.tilecentre.stray_letters`)
-    is a tile when both readers agree once it is looked at where it lies: the tile classifier,
-    from a crop cut around the letter, reads a letter (not a blank) at least
+    A letter off an empty cell's centre that is no tile's
+    (:func:`vision.letters.tilecentre.stray_letters`) is a tile when both readers agree once it is
+    looked at where it lies: the tile classifier, from a crop cut around the letter, reads a letter
+    (not a blank) at least
     ``config.off_square_sure``, and the occupancy model, with the board moved to put that letter
     on the cell's centre, finds a tile (``config.occupancy_threshold``): on the truth photos the
     classifier alone took two squares' edges for Ls (``ReadConfig.off_square_sure``). Two kinds
     of cell are looked at: every empty cell beside a tile, for a letter on its edge (a tile half
-    on the next square, :data:`vision.tilecentre.HALF_OFF`), and every empty cell the model gave
-    :data:`MAYBE_MISSED` or more, for a letter a little off too (:data:`vision.tilecentre.PUSHED`).
-    A tile half on the next square is read on the cell when that square holds a tile of its own
-    (or is off the board), so it can be on no other; between two empty squares it is only a
-    doubt, since half a cell off either way a letter's own offset on its tile decides which
-    square looks nearer.
+    on the next square, :data:`vision.letters.tilecentre.HALF_OFF`), and every empty cell the model
+    gave :data:`MAYBE_MISSED` or more, for a letter a little off too
+    (:data:`vision.letters.tilecentre.PUSHED`). A tile half on the next square is read on the cell
+    when that square holds a tile of its own (or is off the board), so it can be on no other;
+    between two empty squares it is only a doubt, since half a cell off either way a letter's own
+    offset on its tile decides which square looks nearer.
     """
     found = OffSquareTiles({}, [], [])
     if config.off_square_sure > 1:
@@ -263,17 +271,15 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         probability[row, col] = max(probability[row, col], config.unsure_empty_above)
     light = light_warnings(board, tile_mask, config)
     for col, row in pushed.half_off:
-        name = Cell(col, row).name
-        light.setdefault((col, row), []).append(
-            f"{OFF_SQUARE} {name} (half on the next one: read as {name}'s)")
+        light.setdefault((col, row), []).append(off_its_square(Cell(col, row)))
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     occupied = [(col, row) for row in range(SIZE) for col in range(SIZE) if tile_mask[row, col]]
     for col, row in judge_blur(board, occupied, config, photo_cell_px_or_inf(corners)):
-        light.setdefault((col, row), []).append(f"blur over {Cell(col, row).name}")
+        light.setdefault((col, row), []).append(blur_over(Cell(col, row)))
     # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
     for cell in _covered(board, tile_mask, config):
-        light.setdefault(cell, []).append(f"something over {Cell(*cell).name}")
+        light.setdefault(cell, []).append(something_over(Cell(*cell)))
     crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in occupied]
     probs = classifier.tile_probabilities(crops, letters)
     crops, probs, centres = follow_letters(board, occupied, crops, probs, classifier, letters,
@@ -282,7 +288,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     probs = classifier.on_board(probs)
     guesses = classifier.guesses(probs)
     if config.ocr_second_opinion:
-        from vision.ocr import ocr_available, second_opinion
+        from vision.letters.ocr import ocr_available, second_opinion
 
         if ocr_available():
             guesses = second_opinion(crops, guesses, letters, config.ocr_below)
@@ -296,12 +302,12 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     blank_share = _blank_share(guesses, tile_set.blanks)
     lone = lone_turns(guesses)
     readings: list[CellReading] = []
-    warnings: list[str] = list(other_set)  # about the whole photo: first, as SMALL_BOARD
+    warnings: list[ReadingWarning] = list(other_set)  # about the whole photo: first
     for (col, row), guess, soft, alone in zip(occupied, guesses, blurred, lone, strict=True):
         name = Cell(col, row).name
         cell_warnings = list(light.get((col, row), []))
         if soft:
-            cell_warnings.append(f"blur over {name}")
+            cell_warnings.append(blur_over(Cell(col, row)))
         tile_p = float(probability[row, col])
         confidence = guess.confidence * min(1.0, 0.5 + tile_p / 2 if tile_p < 1 else 1.0)
         if guess.letter == BLANK:
@@ -311,12 +317,11 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         # three blanks of a set of two, each believed at most 2/3, had all passed as sure.
         least = config.lone_turn_confidence if alone else config.low_confidence
         if confidence < least if guess.letter != BLANK else blank_share < 1:
-            cell_warnings.append(f"unsure of the letter on {name} ({guess.letter}, maybe "
-                                 f"{guess.runner_up})")
+            cell_warnings.append(unsure_of_letter(Cell(col, row), guess.letter, guess.runner_up))
         readings.append(CellReading(
             cell=name, letter=guess.letter, rotation=guess.rotation,
             confidence=round(float(np.clip(confidence, 0.0, 1.0)), 3),
-            blank=guess.letter == BLANK, warnings=tuple(cell_warnings)))
+            blank=guess.letter == BLANK, warning_details=tuple(cell_warnings)))
         warnings.extend(cell_warnings)
     # A tile under glare, in shadow or under something is never silently read as empty: glare
     # can wash a letter out completely and a deep shadow take a tile's face down to a
@@ -326,7 +331,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     occupied_cells = set(occupied)
     for (col, row), cell_warnings in light.items():
         if (col, row) not in occupied_cells:
-            warnings.extend(w + MAY_HIDE_A_TILE for w in cell_warnings)
+            warnings.extend(may_hide_a_tile(warning) for warning in cell_warnings)
     warnings.extend(_unsure_empty(probability, occupied_cells | set(light), config))
     if config.face_blanks:
         readings = face_blanks(readings)
@@ -377,7 +382,7 @@ def _blank_share(guesses: list[TileGuess], blanks_in_set: int) -> float:
 
 
 def _empty_confidence(probability: np.ndarray, occupied: set[tuple[int, int]],
-                      warnings: list[str], config: ReadConfig) -> dict[str, float]:
+                      warnings: list[ReadingWarning], config: ReadConfig) -> dict[str, float]:
     """How sure the reading is that each cell read as empty is empty: one less the occupancy
     model's probability of a tile, and no surer than a cell named as a doubt
     (``config.unsure_empty_above``) where a warning says it may hide a tile (glare, shadow,
@@ -401,7 +406,7 @@ def lone_turns(guesses: list[TileGuess]) -> list[bool]:
     The board's rotations back a letter read at a rotation other tiles share; a tile alone at
     its rotation has no such backing, and an upside-down Ö read as a Q is one
     (``ReadConfig.lone_turn_confidence``). Boards of fewer than
-    :data:`vision.classify.BOARD_PRIOR_MIN_TILES` tiles say nothing of rotations, and blanks
+    :data:`vision.letters.classify.BOARD_PRIOR_MIN_TILES` tiles say nothing of rotations, and blanks
     show no way up of their own.
     """
     if len(guesses) < BOARD_PRIOR_MIN_TILES:
@@ -412,16 +417,16 @@ def lone_turns(guesses: list[TileGuess]) -> list[bool]:
 
 def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
              ) -> list[tuple[int, int]]:
-    """The (col, row) cells something lies over (:mod:`vision.cover`), to be named; refuses the
-    photo in one line when it hides a hand's worth of the board (``max_covered_squares``)."""
+    """The (col, row) cells something lies over (:mod:`vision.cells.cover`), to be named; refuses
+    the photo in one line when it hides a hand's worth of the board (``max_covered_squares``)."""
     groups = covered_groups(board, tiles)
     if groups and int(groups[0].sum()) > config.max_covered_squares:
         rows, cols = np.nonzero(groups[0])
         middle = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
+        around = Cell(int(cols[middle]), int(rows[middle]))
         raise ImageQualityError(
-            f"something lies over {len(rows)} squares of the board, around "
-            f"{Cell(int(cols[middle]), int(rows[middle])).name} (a hand?): take the photo again "
-            "with the board clear")
+            f"something lies over {len(rows)} squares of the board, around {around.name} (a "
+            "hand?): take the photo again with the board clear", cells=(around,))
     return [(int(col), int(row)) for group in groups for row, col in zip(*np.nonzero(group),
                                                                           strict=True)]
 
@@ -430,13 +435,13 @@ MARKS_FOR_ANOTHER_SET = 2
 """Tiles with a mark their set lacks (above their letter, or a letter of another set read), on a
 board read with a set that has no such letter, from which the reading says the photo may be of
 another set: a mark above was seen on one tile of an English render
-(:func:`vision.diacritics.marks_unread` has the figures)."""
+(:func:`vision.letters.diacritics.marks_unread` has the figures)."""
 
 
 @cache
 def _unseen_in_other_sets(letters: str) -> str:
     """The letters of every other tile set that ``letters`` lacks and that carry a mark, but not
-    above them (:func:`vision.diacritics.unseen_letters`): Ą, Ę, Ł against English."""
+    above them (:func:`vision.letters.diacritics.unseen_letters`): Ą, Ę, Ł against English."""
     return "".join(dict.fromkeys("".join(unseen_letters(letters, load_tile_set(name).letters)
                                          for name in tile_set_names())))
 
@@ -464,7 +469,7 @@ def _unseen_letters_read(board: RectifiedBoard, cells: list[tuple[int, int]],
     return "".join(guess.letter for guess in guesses if guess.letter in unseen)
 
 
-def _other_tile_set(marks: int, unseen: str, tiles: str) -> list[str]:
+def _other_tile_set(marks: int, unseen: str, tiles: str) -> list[ReadingWarning]:
     """The warning that the letters carry marks the tile set read with has none of (``marks``
     tiles show one above their letter, and ``unseen`` are the letters of other sets some tiles
     read as), naming the sets that have such letters: their data, not a list here."""
@@ -473,12 +478,11 @@ def _other_tile_set(marks: int, unseen: str, tiles: str) -> list[str]:
     sets = [name for name in tile_set_names()
             if (marks and marked_twins(load_tile_set(name).letters))
             or any(letter in load_tile_set(name).letters for letter in unseen)]
-    return [f"{OTHER_TILE_SET} {marks + len(unseen)} letters, as on {' or '.join(sets)} tiles: "
-            f"read the photo with its own tile set (this reading used {tiles})"]
+    return [other_tile_set(marks + len(unseen), sets, tiles)]
 
 
 def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
-                  config: ReadConfig) -> list[str]:
+                  config: ReadConfig) -> list[ReadingWarning]:
     """A warning for each cell read as empty that the occupancy model thought might hold a tile
     (``config.unsure_empty_above``), unless already named (read as a tile, or under glare or
     shadow).
@@ -490,7 +494,7 @@ def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
     0.1 and 0.2 (occupancy alone, same models) named 8 and 4 missed tiles, 34 and 15 empty cells.
     Chosen on those photos, so not a leave-one-source-out figure. ``tileref eval`` now prints
     what the warnings name; since blanks are also told by colour (a whole blank's evidence makes
-    a tile, half of it a doubt: :data:`vision.facecolour.DOUBTFUL_PEER_SPREADS`), 6 of the 8
+    a tile, half of it a doubt: :data:`vision.cells.facecolour.DOUBTFUL_PEER_SPREADS`), 6 of the 8
     tiles still read as empty, and 25 empty squares on 9 of the 38 photos (29 on 12 with the
     shadows that may hide a tile, :func:`vision.quality.light_warnings`). Read from five
     occupancy looks (``ReadConfig.occupancy_shift``, as ``tileref eval`` reads), 6 of the 7
@@ -498,7 +502,7 @@ def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
     believed. A threshold of 0.2 or 0.25 would name 5 of the 7 and 30 or 20 squares; the missed
     tile matters more.
     """
-    return [f"{UNSURE_WHETHER} {Cell(col, row).name} holds a tile (read as empty)"
+    return [unsure_whether_tile(Cell(col, row))
             for row in range(SIZE) for col in range(SIZE)
             if (col, row) not in named
             and config.unsure_empty_above <= probability[row, col] < config.occupancy_threshold]
@@ -535,7 +539,7 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
     timings["load_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     if corners is None:
-        from vision.locate import find_board
+        from vision.board.locate import find_board
 
         corners = find_board(image).corners
         quad = check_corners(corners)
@@ -551,11 +555,11 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
                                  classifier=classifier)
     except ImageQualityError as error:
         # Refused after the board was found (a blur, a hand): say where it was found.
-        raise ImageQualityError(str(error), _points(quad)) from None
+        raise ImageQualityError(str(error), _points(quad), error.cells) from None
     reading.timings_ms.update(timings)
     small = small_board_warnings(quad, config)
     if small:
-        reading = replace(reading, warnings=(*small, *reading.warnings))
+        reading = replace(reading, warning_details=(*small, *reading.warning_details))
     if south == "auto":
         reading = reading.turned(upright_turns(reading))
     return reading

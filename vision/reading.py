@@ -8,12 +8,11 @@ thresholds every reading stage shares live in :class:`ReadConfig`, so tuning is 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from referee.boardtext import Tile, format_board_text, rotate_tiles
 from referee.cells import ARROWS, Cell
+from vision.warning import ReadingWarning, maybe_tile_cells
 
 
 @dataclass(frozen=True)
@@ -31,10 +30,10 @@ class ReadConfig:
     15 more right ones (100 of 5258), where 0.65 took none. 0.8 flags one more wrong letter on
     the truth photos and on the renders, none with the truth corners, for 34-45 more right ones.
     ``lone_turn_confidence`` is that confidence for a tile turned unlike every other lettered tile
-    of a board of :data:`vision.classify.BOARD_PRIOR_MIN_TILES` or more: the board's rotations
-    (:meth:`vision.classify.TileClassifier.with_board_rotations`) vouch for a tile whose way up
-    others share, and for this one they cannot. On the truth photos read as ``tileref eval``
-    reads them, 3 tiles were so turned: an upside-down Ö read as a Q at 0.704, unflagged, and
+    of a board of :data:`vision.letters.classify.BOARD_PRIOR_MIN_TILES` or more: the board's
+    rotations (:meth:`vision.letters.classify.TileClassifier.with_board_rotations`) vouch for a tile
+    whose way up others share, and for this one they cannot. On the truth photos read as ``tileref
+    eval`` reads them, 3 tiles were so turned: an upside-down Ö read as a Q at 0.704, unflagged, and
     at 0.615, and an I (its letter unknown to the truth) at 0.98. On 200 renders read both ways
     (seeds 6000-6099 with four seats, 2200-2299 with one to four), 43: 42 right at 0.87 to 1.0,
     one wrong at 0.51 and 0.6. 0.8 sits in the gap between 0.704 and 0.87; chosen on those
@@ -48,7 +47,7 @@ class ReadConfig:
     single dispute photo (``tileref read``, ``tileref eval``) and off for the live camera. 0.5
     stays: against 0.6, English letters over the five training seeds of ``bench seeds`` moved
     +1, -2, -1, +2 and +1 (scratch runs), no more than the seed itself moves them. With the tile
-    models trained since on letters drawn smaller (``vision.train``'s ``TRAINING_LETTER_SCALE``):
+    models trained since on letters drawn smaller (``lab.train``'s ``TRAINING_LETTER_SCALE``):
     1452, 1455, 1455, 1454 and 1455 of 1461, and 28, 22, 24, 26 and 27 wrong of 5700 on renders.
 
     ``max_tile_blur_px`` refuses a photo whose tiles are smeared wider than this (rectified
@@ -149,7 +148,7 @@ class ReadConfig:
     edge they can undo what the first look plainly saw: on a steep photo of a Polish board
     (unlabelled kristopalka red_boards_014) the first look read the far row's tiles A1, F1 and G1
     at 0.97, a look moved 6 px right read the whole row empty (the rings the tiles are compared
-    by, :func:`vision.occupancy.cell_features`, slid onto the frame), and averaged, F1 and G1
+    by, :func:`vision.cells.occupancy.cell_features`, slid onto the frame), and averaged, F1 and G1
     were lost. An empty square is still averaged: a moved look that sees a tile there raises a
     doubt worth naming (170755 A13, a tile at 0.04 in the first look and 0.52 in one moved).
     Measured with the occupancy model alone on the five looks: the truth photos
@@ -159,8 +158,8 @@ class ReadConfig:
     but one missed tile fewer too; a median of the looks did worse (10 and 103).
 
     ``small_cell_px``: a board whose median cell is smaller than this in the photo
-    (:func:`vision.rectify.photo_cell_px`) is read, with a warning that says so, since a tile of
-    a dozen pixels has lost the strokes that tell its letter. Measured by ``python -m bench
+    (:func:`vision.board.rectify.photo_cell_px`) is read, with a warning that says so, since a tile
+    of a dozen pixels has lost the strokes that tell its letter. Measured by ``python -m bench
     resolution`` (the 38 truth photos read as ``tileref eval`` reads them at 1, 0.5, 0.35 and
     0.25 of their size, corrected truth): below 20 px a cell 3.4 % of the letters were wrong (66
     of 1955; 38 of 51 boards found), from 20 px 0.6 % (24 of 3943; all 101 found); by group,
@@ -170,11 +169,11 @@ class ReadConfig:
     0.35 are refused for a part just over the limit (jheidel 170755 and ssetser IMG_2677, read
     before with 6 and 7 of their 97 and 94 letters wrong): below 20 px 3.0 % (53 of 1764; 36 of
     51 read). With the tile models trained on twice as many rendered faces
-    (:class:`vision.train.TrainingSettings`): below 20 px 2.6 % (45 of 1764), from 20 px 1.0 %
+    (:class:`lab.train.TrainingSettings`): below 20 px 2.6 % (45 of 1764), from 20 px 1.0 %
     (40 of 3943; 1.8 % at 12-16 px, 2.8 % at 16-20, 2.3 % at 20-24, 0.7 % from 24). That is one
     training seed; over seeds 1-5 the letters wrong at all four sizes together went from 77-102
     (median 86) to 63-88 (median 67), seed 1 the best of the earlier models and nearly the worst
-    of these. With the training letters then drawn as small as real ones (``vision.train``'s
+    of these. With the training letters then drawn as small as real ones (``lab.train``'s
     ``TRAINING_LETTER_SCALE``): below 20 px 2.3 % (40 of 1764), from 20 px 0.4 % (14 of 3944;
     1.9 % at 12-16 px, 2.3 % at 16-20, 0.9 % at 20-24, 0.2 % from 24). 20 px still parts the
     worse readings from the better.
@@ -189,7 +188,7 @@ class ReadConfig:
     went from 7 to 20 of 62 (German 5 of 12, unchanged: it has no such letter); always, as a
     photo is read on request, to 37. Neither warned of any of 88 English renders or 25 English
     truth photos, and the truth photos were warned of as before (German 5 of 8, Polish 1 of 1).
-    With the tile models trained since on letters drawn smaller (``vision.train``'s
+    With the tile models trained since on letters drawn smaller (``lab.train``'s
     ``TRAINING_LETTER_SCALE``) 7, 19 and 34 of the 62 Polish renders were warned; the rest as
     before.
     """
@@ -209,7 +208,7 @@ class ReadConfig:
     blur_ratio: float = 0.25  # a tile this much less sharp than the photo's tiles is blurred
     max_tile_blur_px: float = 10.0  # tiles' edges smeared wider than this: photo refused
     max_print_blur_px: float = 20.0  # ...and the board's, when no tile is found
-    max_covered_squares: float = 15  # more bare squares side by side (vision.cover): refused
+    max_covered_squares: float = 15  # more bare squares side by side (cells.cover): refused
     second_look_below: float = 0.9  # tiles read less surely are read again from shifted crops
     second_look_shift: float = 0.125  # ...moved this share of a cell (0: no second look)
     second_look_pad: float = 0.12  # ...and from a crop grown this share of a cell a side (0: not)
@@ -217,7 +216,7 @@ class ReadConfig:
     occupancy_shift: float = 0.0  # occupancy also read with the grid moved this share of a cell
     occupancy_shift_sure: float = 0.95  # ...except a tile the grid as found is this sure of
     small_cell_px: float = 20.0  # a median cell smaller than this (photo pixels): warned about
-    face_blanks: bool = True  # a blank faces the tiles beside it (vision.blankfacing), not a guess
+    face_blanks: bool = True  # a blank faces the tiles beside it (letters.blankfacing), not a guess
     off_square_sure: float = 0.9  # a letter off an empty cell's centre this sure: a tile (>1: off)
     unseen_letters_after: int = 1  # marks above a board shows before an Ł, an Ą is looked for
 
@@ -241,7 +240,12 @@ class CellReading:
     rotation: int = 0
     confidence: float = 1.0
     blank: bool = False
-    warnings: tuple[str, ...] = ()
+    warning_details: tuple[ReadingWarning, ...] = ()
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What :attr:`warning_details` say of this tile, as a person reads it."""
+        return tuple(warning.message for warning in self.warning_details)
 
     def __post_init__(self) -> None:
         Cell.parse(self.cell)
@@ -271,13 +275,20 @@ class BoardReading:
 
     ``empty`` is how sure the reader is that each cell read as empty is empty ({"A1": 0.99}),
     so that every cell of the board has a confidence, the occupied ones in ``cells``.
+    ``warning_details`` are the warnings as data (:class:`vision.warning.ReadingWarning`): the
+    whole photo's first, then each tile's, then the squares read as empty.
     """
 
     cells: tuple[CellReading, ...]
     corners: tuple[tuple[float, float], ...]
-    warnings: tuple[str, ...] = ()
+    warning_details: tuple[ReadingWarning, ...] = ()
     timings_ms: dict[str, float] = field(default_factory=dict, compare=False)
     empty: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The warnings as a person reads them, one sentence each (FORMATS.md's ``warnings``)."""
+        return tuple(warning.message for warning in self.warning_details)
 
     def tiles(self) -> dict[Cell, Tile]:
         return {Cell.parse(reading.cell): reading.tile for reading in self.cells}
@@ -293,6 +304,7 @@ class BoardReading:
             "cells": [reading.to_json() for reading in self.cells],
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "warnings": list(self.warnings),
+            "warning_details": [warning.to_json() for warning in self.warning_details],
             "empty": [{"cell": name, "confidence": round(float(confidence), 3)}
                       for name, confidence in sorted(self.empty.items(), key=_board_order)],
         }
@@ -304,7 +316,7 @@ class BoardReading:
         """Cells read as empty that a warning says may hold a tile (glare or shadow that may hide
         one, a possible blank), in the order named: where a person should look again."""
         read = {reading.cell for reading in self.cells}
-        return [name for name in maybe_tile_cells(self.warnings) if name not in read]
+        return [name for name in maybe_tile_cells(self.warning_details) if name not in read]
 
     def turned(self, quarter_turns: int) -> BoardReading:
         """The same reading with the board turned clockwise (cells move, rotations follow).
@@ -326,7 +338,7 @@ class BoardReading:
                     rotation=moved[new].rotation or 0,
                     confidence=reading.confidence,
                     blank=reading.blank,
-                    warnings=_turned_warnings(reading.warnings, quarter_turns),
+                    warning_details=_turned(reading.warning_details, quarter_turns),
                 )
             )
         cells.sort(key=lambda r: (Cell.parse(r.cell).row, Cell.parse(r.cell).col))
@@ -334,101 +346,8 @@ class BoardReading:
         corners = tuple(self.corners[(i - quarter_turns) % 4] for i in range(4))
         empty = {Cell.parse(name).turned(quarter_turns).name: confidence
                  for name, confidence in self.empty.items()}
-        return BoardReading(tuple(cells), corners,
-                            _turned_warnings(self.warnings, quarter_turns), dict(self.timings_ms),
-                            empty)
-
-
-MAY_HIDE_A_TILE = " (may hide a tile)"
-"""Ends a glare or shadow warning on a cell read as empty that might hold a tile."""
-OFF_SQUARE = "tile off its square on"
-"""Starts the warning on a tile found lying half on the next cell
-(:func:`vision.read.off_square_tiles`)."""
-UNSURE_WHETHER = "unsure whether"
-"""Starts the warning on a cell read as empty that the occupancy model half believed a tile."""
-OTHER_TILE_SET = "marks on"
-"""Starts the warning that the tiles' letters carry marks (Ä, Ó, Ł) the tile set read with has no
-letter for: the photo is likely of another set. It names no cell."""
-SMALL_BOARD = "board small in the photo"
-"""Starts the warning that the board is too small in the photo (``ReadConfig.small_cell_px``):
-one of the two about the whole photo, which name no cell and come first."""
-
-_CELL_NAME = re.compile(r"\b[A-O](?:1[0-5]|[1-9])\b")
-"""A cell's name inside a warning ("glare over K3"); a lone letter ("maybe E") is none."""
-_CELL_SLOT = "\0"
-"""Where :func:`said_once` takes out a warning's cell, to find those said in the same words."""
-
-
-def maybe_tile_cells(warnings: Iterable[str]) -> list[str]:
-    """The cells that warnings say may hold a tile though read as empty (glare or shadow that may
-    hide one, "unsure whether K3 holds a tile"), in the order named.
-
-    A plain function of the warning texts, so that a reading known only as its JSON (the web
-    service's frames) is understood the same way as a :class:`BoardReading`.
-    """
-    return _cells_named(warnings, lambda warning: warning.endswith(MAY_HIDE_A_TILE)
-                        or warning.startswith(UNSURE_WHETHER))
-
-
-def off_square_cells(warnings: Iterable[str]) -> list[str]:
-    """The cells that warnings name as holding a tile half off its square (``tile off its square
-    on K3``), in the order named: a plain function of the texts, as :func:`maybe_tile_cells`."""
-    return _cells_named(warnings, lambda warning: warning.startswith(OFF_SQUARE))
-
-
-_OTHER_SETS = re.compile(rf"{OTHER_TILE_SET} \d+ letters, as on (.+?) tiles:")
-
-
-def other_tile_sets(warnings: Iterable[str]) -> list[str]:
-    """The tile sets an :data:`OTHER_TILE_SET` warning names ("as on german or polish tiles"),
-    in its order; none without one. A plain function of the texts, as :func:`maybe_tile_cells`,
-    so a page can offer to read the photo again with each."""
-    for warning in warnings:
-        found = _OTHER_SETS.match(warning)
-        if found:
-            return found.group(1).split(" or ")
-    return []
-
-
-def warned_cells(warnings: Iterable[str]) -> list[str]:
-    """Every cell any warning names, in the order named: the squares a person should look at on
-    the table before trusting the reading (a plain function of the texts, as
-    :func:`maybe_tile_cells`)."""
-    return _cells_named(warnings, lambda warning: True)
-
-
-def said_once(warnings: Iterable[str]) -> list[str]:
-    """The warnings for a person to read: one said of several cells in the same words once,
-    naming them all ("shadow over B2, F2 and L4 (may hide a tile)", "unsure whether B1, C1 or D1
-    holds a tile (read as empty)"), in the order first named. A warning naming no cell, or more
-    than one, or in words of its own ("unsure of the letter on A1 (?, maybe K)") stands as it is.
-
-    Why: a dim or glossy photo gives a warning a square, and twenty lines of "unsure whether ...
-    holds a tile" hide the few other things said.
-    """
-    said: dict[str, list[str]] = {}
-    for warning in warnings:
-        names = _CELL_NAME.findall(warning)
-        if len(names) == 1:  # the same words with the cell left out
-            said.setdefault(_CELL_NAME.sub(_CELL_SLOT, warning), []).append(names[0])
-        else:
-            said.setdefault(warning, [])
-    lines = []
-    for words, named in said.items():
-        names = list(dict.fromkeys(named))
-        if names:
-            last = " or " if words.startswith(UNSURE_WHETHER) else " and "
-            joined = last.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
-            words = words.replace(_CELL_SLOT, joined)
-        lines.append(words)
-    return lines
-
-
-def _cells_named(warnings: Iterable[str], chosen: Callable[[str], bool]) -> list[str]:
-    """Every cell the ``chosen`` warnings name, once each, in the order named."""
-    named = (match.group() for warning in warnings if chosen(warning)
-             for match in _CELL_NAME.finditer(warning))
-    return list(dict.fromkeys(named))
+        return BoardReading(tuple(cells), corners, _turned(self.warning_details, quarter_turns),
+                            dict(self.timings_ms), empty)
 
 
 def _board_order(item: tuple[str, float]) -> tuple[int, int]:
@@ -437,13 +356,10 @@ def _board_order(item: tuple[str, float]) -> tuple[int, int]:
     return cell.row, cell.col
 
 
-def _turned_warnings(warnings: tuple[str, ...], quarter_turns: int) -> tuple[str, ...]:
-    """Warnings naming the cells of the turned view: "glare over K3" must point at the tile the
-    turned board shows there, not at the square that had that name before the turn."""
-    return tuple(_CELL_NAME.sub(lambda m: Cell.parse(m.group()).turned(quarter_turns).name,
-                                warning) for warning in warnings)
+def _turned(warnings: tuple[ReadingWarning, ...], quarter_turns: int
+           ) -> tuple[ReadingWarning, ...]:
+    """Warnings naming the cells of the turned view (:meth:`ReadingWarning.turned`)."""
+    return tuple(warning.turned(quarter_turns) for warning in warnings)
 
 
-__all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "MAY_HIDE_A_TILE", "OFF_SQUARE", "OTHER_TILE_SET",
-           "SMALL_BOARD", "UNSURE_WHETHER", "BoardReading", "CellReading", "ReadConfig",
-           "maybe_tile_cells", "off_square_cells", "other_tile_sets", "said_once", "warned_cells"]
+__all__ = ["DEFAULT_CONFIG", "DISPUTE_CONFIG", "BoardReading", "CellReading", "ReadConfig"]

@@ -88,7 +88,7 @@ class Disputes:
                    overlay: bool = False, tiles: str = "english") -> DisputeReading:
         """A decoded photo read with the surer settings of a photo read on request; no board
         found is a 422 that says where the grid was, if it was found."""
-        from vision.errors import VisionError
+        from vision import VisionError
 
         try:
             reading = photos.read_board(image, corners, tile_set_option(tiles), single=True)

@@ -15,12 +15,19 @@ import time
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.boardtext import Tile, rotate_tiles
 from referee.cells import Cell, Seat
-from vision.reading import SMALL_BOARD, maybe_tile_cells, off_square_cells
-from vision.steady import SteadyConfig, SteadyTracker, ViewCheck
+from vision import (
+    ReadingWarning,
+    SteadyConfig,
+    SteadyTracker,
+    ViewCheck,
+    WarningCode,
+    maybe_tile_cells,
+    off_square_cells,
+)
 
 Board = dict[Cell, Tile]
 
@@ -92,8 +99,16 @@ def to_camera_frame(tiles: Board, camera_side: str) -> Board:
     return rotate_tiles(tiles, turns) if turns else dict(tiles)
 
 
-def waiting_detail(warnings: Iterable[str], camera_side: str,
-                   last_word: tuple[str, Sequence[str]] | None = None) -> str:
+class Detail(NamedTuple):
+    """What the table is told beside what it waits for, and the squares it names (South view):
+    the board rings them."""
+
+    text: str = ""
+    cells: tuple[str, ...] = ()
+
+
+def waiting_detail(warnings: Iterable[ReadingWarning], camera_side: str,
+                   last_word: tuple[str, Sequence[str]] | None = None) -> Detail:
     """What the table is told beside what it waits for, from a reading's warnings, when nothing
     more pressing is said: a camera too far from the board; else a square at either end of the
     last word played (``last_word``: the word and its cells, South view) that may hold a tile
@@ -102,20 +117,24 @@ def waiting_detail(warnings: Iterable[str], camera_side: str,
     judged (the reader has put each on the square it mostly covers, which may not be the one
     meant)."""
     warnings = list(warnings)
-    small = next((warning for warning in warnings if warning.startswith(SMALL_BOARD)), "")
+    small = next((warning.message for warning in warnings
+                  if warning.code == WarningCode.SMALL_BOARD), "")
     if small:
-        return small
+        return Detail(small)
     if last_word is not None:
         ends = word_end_doubts(warnings, camera_side, last_word[1])
         if ends:
-            return tile_question(" or ".join(ends), next_to=last_word[0].upper())
+            return Detail(tile_question(" or ".join(ends), next_to=last_word[0].upper()),
+                          tuple(ends))
     turns = Seat.parse(camera_side).quarter_turns
-    cells = [Cell.parse(name).turned(turns).name for name in off_square_cells(warnings)]
+    cells = tuple(Cell.parse(name).turned(turns).name for name in off_square_cells(warnings))
     if not cells:
-        return ""
+        return Detail()
     if len(cells) == 1:
-        return f"a tile lies half off its square on {cells[0]}: push it onto its square"
-    return f"tiles lie half off their squares on {', '.join(cells)}: push them onto their squares"
+        return Detail(f"a tile lies half off its square on {cells[0]}: push it onto its square",
+                      cells)
+    return Detail(f"tiles lie half off their squares on {', '.join(cells)}: push them onto "
+                  "their squares", cells)
 
 
 def tile_question(squares: str, next_to: str = "") -> str:
@@ -125,11 +144,11 @@ def tile_question(squares: str, next_to: str = "") -> str:
     return f"is there a tile on {where}? A blank can look like its square: tap {squares} to add it"
 
 
-def word_end_doubts(warnings: Iterable[str], camera_side: str,
+def word_end_doubts(warnings: Iterable[ReadingWarning], camera_side: str,
                     word_cells: Sequence[str]) -> list[str]:
     """The squares just before and just after a word (its ``word_cells``, South view, in
     order) that a reading's warnings doubt: read as empty, but maybe a tile
-    (:func:`vision.reading.maybe_tile_cells`), named in the South view.
+    (:func:`vision.warning.maybe_tile_cells`), named in the South view.
 
     Why: the tile the reader most often misses is a blank the colour of its square. Missed
     inside a word it leaves a hole the referee refuses and names; missed at the word's end,
@@ -202,10 +221,11 @@ class LiveStatus:
     waiting_for: str = WAIT_STEADY
     detail: str = ""
     updated_at: float = 0.0
+    detail_cells: tuple[str, ...] = ()  # the squares ``detail`` names (South view)
 
     def to_json(self) -> dict[str, object]:
         return {"waiting_for": self.waiting_for, "detail": self.detail,
-                "updated_at": self.updated_at}
+                "detail_cells": list(self.detail_cells), "updated_at": self.updated_at}
 
 
 class LiveTable:
@@ -227,8 +247,9 @@ class LiveTable:
             self.fusion.clear()
         return check
 
-    def set_status(self, waiting_for: str, detail: str = "") -> bool:
+    def set_status(self, waiting_for: str, detail: str = "",
+                   detail_cells: Sequence[str] = ()) -> bool:
         """Set what the table waits for; True when it changed (screens should update)."""
         changed = (waiting_for, detail) != (self.status.waiting_for, self.status.detail)
-        self.status = LiveStatus(waiting_for, detail, time.time())
+        self.status = LiveStatus(waiting_for, detail, time.time(), tuple(detail_cells))
         return changed

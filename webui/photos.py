@@ -37,8 +37,7 @@ class Photos:
 
 
 def _decode(data: bytes, max_bytes: int, max_pixels: int) -> Any:
-    from vision.errors import ImageError
-    from vision.image import load_image
+    from vision import ImageError, load_image
 
     try:
         return load_image(data, max_bytes=max_bytes, max_pixels=max_pixels)
@@ -78,8 +77,8 @@ def read_board(image: Any, corners: Any, tiles: str = "english", *, single: bool
     ``tileref read`` uses (``DISPUTE_CONFIG``: Tesseract on doubtful letters, occupancy read from
     five looks); a live frame is read fast, and the frames vote instead.
     """
-    from vision.read import read_board as reader
-    from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG
+    from vision import DEFAULT_CONFIG, DISPUTE_CONFIG
+    from vision import read_board as reader
 
     config = DISPUTE_CONFIG if single else DEFAULT_CONFIG
     if corners is None:
@@ -93,8 +92,8 @@ def read_board(image: Any, corners: Any, tiles: str = "english", *, single: bool
 def read_player_board(image: Any, expected: tuple[int, int, int] | None) -> Any:
     """A photo of one First Draft player's board (or of tiles laid in a row) → the player-board
     reader's reading; a photo it cannot read is one sentence, a reader bug a 422 that says so."""
-    from vision.errors import VisionError
-    from vision.playerboard import read_player_board as reader
+    from vision import VisionError
+    from vision import read_player_board as reader
 
     try:
         return reader(image, expected=expected)
@@ -124,7 +123,7 @@ def overlay_png(image: Any, reading: Any) -> str:
     import cv2
 
     try:
-        from vision.overlay import draw_overlay
+        from vision import draw_overlay
         picture = draw_overlay(image, reading)
     except (ImportError, AttributeError):
         picture = image

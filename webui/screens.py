@@ -17,7 +17,6 @@ from referee.boardtext import Tile
 from referee.cells import Cell, Seat
 from referee.colonization import ENGLISH
 from referee.tiles import load_tile_set
-from vision.reading import warned_cells
 from webui import boardsvg
 from webui.wording import describe, labels, recent
 
@@ -126,7 +125,7 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         # The squares the table is told about while it waits (a tile half off its square, a
         # tile the last word may have that went unseen) are ringed on the board, as the panel
         # shows the words (_panel.html).
-        marks["check"] = [*marks.get("check", []), *warned_cells([table["detail"]])]
+        marks["check"] = [*marks.get("check", []), *table.get("detail_cells", [])]
     ghosts = {}
     for verdict in state["moves"][-1:]:
         for captured in verdict.get("captured_words") or []:

@@ -25,7 +25,7 @@ from referee.cells import Cell
 from referee.errors import IllegalPlayError
 from referee.game import Verdict
 from referee.moves import Snapshot
-from vision.known import Doubts, settle
+from vision import Doubts, settle
 from webui import events, live
 from webui.errors import Conflict, ServiceError, one_line
 from webui.events import GameSession
@@ -232,7 +232,7 @@ class Table:
 
     def frame(self, game_id: str, data: bytes) -> FrameAnswer:
         """POST /api/games/<id>/frames: one camera frame → reading, verdict, what we wait for."""
-        from vision.errors import VisionError
+        from vision import VisionError
 
         refused = _board_play_refused(self.store.session(game_id))
         if refused:
@@ -260,7 +260,8 @@ class Table:
             except VisionError as error:
                 table.fusion.clear()
                 return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
-                                          one_line(error))
+                                          live.Detail(one_line(error),
+                                                      tuple(cell.name for cell in error.cells)))
             except Exception:  # a reader bug must not stop the game: log it, try the next
                 log.exception("game %s: the board reader failed on a frame", game_id)
                 table.fusion.clear()
@@ -352,17 +353,19 @@ class Table:
             return self._frame_answer(game_id, table, reading, verdict, waiting, "")
 
     def _frame_answer(self, game_id: str, table: live.LiveTable, reading: Any,
-                      verdict: Verdict | None, waiting_for: str, detail: str) -> FrameAnswer:
-        if not detail and reading is not None:
+                      verdict: Verdict | None, waiting_for: str,
+                      detail: str | live.Detail) -> FrameAnswer:
+        told = live.Detail(detail) if isinstance(detail, str) else detail
+        if not told.text and reading is not None:
             # Nothing else to say: what the players can still put right is worth saying (a
             # camera too far from the board, a tile the last word may have that went unseen,
             # a tile half off its square).
             session = self.store.session(game_id)
-            detail = live.waiting_detail(reading.warnings, session.camera_side,
-                                         _last_word(session.verdicts))
-        if table.set_status(waiting_for, detail):
+            told = live.waiting_detail(reading.warning_details, session.camera_side,
+                                       _last_word(session.verdicts))
+        if table.set_status(waiting_for, told.text, told.cells):
             self.store.changes.notify(game_id)
-        return FrameAnswer(waiting_for, detail, reading, verdict)
+        return FrameAnswer(waiting_for, told.text, reading, verdict)
 
 
 def _board_play_refused(session: GameSession) -> str | None:

@@ -12,8 +12,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
+from lab.render import RenderOptions, render_board_photo  # noqa: E402
 from referee.boardtext import parse_board_text  # noqa: E402
-from vision.render import RenderOptions, render_board_photo  # noqa: E402
 
 MIDGAME = """\
 ...............

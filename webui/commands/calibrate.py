@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from calibration.aruco import write_marker_sheet
     from calibration.intrinsics import calibrate_from_folder
     from calibration.profile import CalibrationProfile
-    from vision.image import load_image
+    from vision import load_image
 
     if args.marker_sheet:
         out = Path(args.marker_sheet)

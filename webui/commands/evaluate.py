@@ -13,15 +13,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from vision.truth import DEV_PHOTOS
-
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "eval", help="score the camera against photos with truth files",
         description="Score board finding or reading against truth sidecars, one row per photo.")
-    parser.add_argument("folder", nargs="?", default=str(DEV_PHOTOS), metavar="DIR",
-                        help=f"photos with <photo>.txt truth files (default {DEV_PHOTOS})")
+    parser.add_argument("folder", nargs="?", metavar="DIR",
+                        help="photos with <photo>.txt truth files (default: the development "
+                             "photos, ../shared/photos beside the checkout)")
     parser.add_argument("--stage", choices=("corners", "reading"), default="reading")
     parser.add_argument("--csv", metavar="OUT", help="also write the rows as CSV")
     parser.add_argument("--given-corners", action="store_true",
@@ -40,16 +39,19 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    folder = Path(args.folder)
+    # The tools that score the reader are offline ones (lab), loaded only for this command.
+    from lab.truth import DEV_PHOTOS
+
+    folder = DEV_PHOTOS if args.folder is None else Path(args.folder)
     if not folder.is_dir():
         print(f"tileref eval: not a folder: {folder}", file=sys.stderr)
         return 2
     csv_path = Path(args.csv) if args.csv else None
     if args.stage == "corners":
-        from vision.eval_corners import run_corner_eval
+        from lab.eval_corners import run_corner_eval
 
         return run_corner_eval(folder, csv_path)
-    from vision.eval_reading import run_reading_eval
+    from lab.eval_reading import run_reading_eval
 
     return run_reading_eval(folder, csv_path, given_corners=args.given_corners,
                             in_sample=args.in_sample, scale=args.scale,

@@ -51,10 +51,7 @@ def parse_corners(text: str) -> list[tuple[float, float]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.errors import VisionError
-    from vision.image import load_image
-    from vision.read import read_board
-    from vision.reading import DISPUTE_CONFIG
+    from vision import DISPUTE_CONFIG, VisionError, load_image, read_board
 
     try:
         image = load_image(args.photo)
@@ -70,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         reading = read_board(image, corners=corners, tiles=args.tiles, south=args.south,
                              config=DISPUTE_CONFIG)
         if args.overlay:
-            from vision.overlay import draw_overlay, save_overlay
+            from vision import draw_overlay, save_overlay
 
             save_overlay(draw_overlay(image, reading), args.overlay)
     except (VisionError, ValueError, OSError) as error:

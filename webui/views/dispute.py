@@ -24,7 +24,7 @@ from flask import (
     url_for,
 )
 
-from vision.reading import other_tile_sets, said_once, warned_cells
+from vision import other_tile_sets, said_once, warned_cells
 from webui.errors import ServiceError
 from webui.photos import browser_jpeg, parse_corners, tile_set_option
 from webui.screens import draw_board
@@ -104,7 +104,7 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
                            "it again, or take another photo."
         return context
     reading = read.reading
-    warnings = list(reading.warnings)
+    warnings = list(reading.warning_details)
     # The squares a warning names are ringed on the board, so the players find them on the
     # table without matching names by hand.
     check = warned_cells(warnings)
@@ -116,7 +116,8 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
          "url": url_for("dispute.dispute_photo", photo_id=photo_id, tiles=name, **kept)}
         for name in other_tile_sets(warnings) if name in TILE_SET_NAMES]
     context.update(reading=reading, board_text=reading.board_text(), overlay=read.overlay_png,
-                   size=list(read.size or ()), warning_lines=said_once(warnings),
+                   size=list(read.size or ()),
+                   warning_lines=[warning.message for warning in said_once(warnings)],
                    corners=_rounded(reading.corners), check=check,
                    board_svg=draw_board(reading.tiles(), {"tiles": tiles}, seated=True,
                                         marks={"check": check}))

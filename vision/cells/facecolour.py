@@ -1,13 +1,13 @@
 """Tiles and squares told by the colour of a cell's face, beside the occupancy model.
 
 Each photo is its own yardstick: its sure letter tiles
-(:func:`vision.letterevidence.sure_letter_tiles`) give the tiles' colour, a cell's symmetric peers
-(:func:`vision.cellgrid.symmetric_peers`) its own kind of square's, and the squares around it the
-light it lies in. A face of the tiles' colour far from its own kind of square is a blank; a face
-far from the tiles' and near its square's is a square whatever its ink; a letter greyed or a face
-lifted towards white by glare or a sheen is a doubt to name (:class:`ColourEvidence`). The model
-weighs colour against everything else it learnt from few real blanks, so these rules stand beside
-it; how each was measured is in the docstrings below.
+(:func:`vision.cells.letterevidence.sure_letter_tiles`) give the tiles' colour, a cell's symmetric
+peers (:func:`vision.board.cellgrid.symmetric_peers`) its own kind of square's, and the squares
+around it the light it lies in. A face of the tiles' colour far from its own kind of square is a
+blank; a face far from the tiles' and near its square's is a square whatever its ink; a letter
+greyed or a face lifted towards white by glare or a sheen is a doubt to name
+(:class:`ColourEvidence`). The model weighs colour against everything else it learnt from few real
+blanks, so these rules stand beside it; how each was measured is in the docstrings below.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.cellgrid import STATS_PX, other_peers, stats_grid
-from vision.letterevidence import (
+from vision.board.cellgrid import STATS_PX, other_peers, stats_grid
+from vision.board.rectify import SIZE, RectifiedBoard
+from vision.cells.letterevidence import (
     CENTRE,
     MIN_SURE_TILES,
     SURE_MIN_CONTRAST,
@@ -27,7 +28,6 @@ from vision.letterevidence import (
     letter_shaped,
     sure_letter_tiles,
 )
-from vision.rectify import SIZE, RectifiedBoard
 
 BLANK_PEER_SPREADS = 4.0
 """A blank's face colour is at least this many times farther from its square's peers than this
@@ -62,9 +62,9 @@ given (37 -> 39) and no missed tile more; on 100 renders (seeds 2000-2099, corne
 silent miss fewer (17 -> 16)."""
 DOUBTFUL_PEER_SPREADS = BLANK_PEER_SPREADS / 2
 """Half as far makes a cell doubtful: kept empty, but raised to
-:data:`vision.occupancy.DOUBTFUL_TILE` so the reading names it ("unsure whether O10 holds a tile").
-Leave-one-source-out, found corners: of the 8 blanks still missed, 6 named instead of 4, and 25
-empty cells instead of 23 (on 9 photos of 38; 1.5-3 peer spreads measured 5-6 and 23-27).
+:data:`vision.cells.occupancy.DOUBTFUL_TILE` so the reading names it ("unsure whether O10 holds a
+tile"). Leave-one-source-out, found corners: of the 8 blanks still missed, 6 named instead of 4, and
+25 empty cells instead of 23 (on 9 photos of 38; 1.5-3 peer spreads measured 5-6 and 23-27).
 
 A doubt the other way round was tried and not kept: a whole blank's peer spreads from its square
 but up to twice :data:`BLANK_TILE_SPREADS` from the tiles' colour (a blank whose face blur or a
@@ -122,8 +122,8 @@ a tile whose letter is washed away is no lighter than its square there."""
 
 FAINT_LETTER_CONTRAST = 0.17
 """Print at least this much darker than its face (the letter-evidence feature 7, grey levels / 100)
-but short of :data:`vision.letterevidence.SURE_MIN_CONTRAST`, in a letter's shape on a face brighter
-than the tiles' (:data:`WASHED_OUT_SPREADS`), is a letter a sheen or glare has greyed
+but short of :data:`vision.cells.letterevidence.SURE_MIN_CONTRAST`, in a letter's shape on a face
+brighter than the tiles' (:data:`WASHED_OUT_SPREADS`), is a letter a sheen or glare has greyed
 (:attr:`ColourEvidence.washed`): named, never read by this alone. Such print is no ink to the model
 (the texture of a plain square reaches 0.18), so a tile whose letter a sheen had greyed that far, on
 a light square no darker than the washed face, was read as empty with no word said. On ``python -m
@@ -224,7 +224,7 @@ def colour_blanks(board: RectifiedBoard, letters: np.ndarray) -> np.ndarray:
 
 def face_colours(board: RectifiedBoard) -> tuple[np.ndarray, np.ndarray]:
     """(225,) mean L* and (225, 2) mean a*, b* of each cell's face: the brighter half of its core
-    (the centre of :func:`vision.occupancy.cell_features`), so no ink or shadow of a letter
+    (the centre of :func:`vision.cells.occupancy.cell_features`), so no ink or shadow of a letter
     counts."""
     lab = cv2.cvtColor(stats_grid(board), cv2.COLOR_BGR2LAB)
     cut = int(round(0.22 * STATS_PX))
@@ -295,8 +295,8 @@ def _plain_kinds(letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
 
 
 def _lettered(letters: np.ndarray) -> np.ndarray:
-    """(225,) bool: a letter's shape (:func:`vision.letterevidence.letter_shaped`) that is not the
-    centre's star."""
+    """(225,) bool: a letter's shape (:func:`vision.cells.letterevidence.letter_shaped`) that is not
+    the centre's star."""
     return letter_shaped(letters) & (letters[:, 13] == 0)
 
 
@@ -332,7 +332,7 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
                     likely: np.ndarray | None = None) -> ColourEvidence:
     """Blanks and squares told by the colour of a cell's face against this photo's sure letter
     tiles and against its own kind of square (its symmetric peers); ``letters`` is every cell's
-    letter evidence (:func:`vision.letterevidence.board_letters`), which says where the sure
+    letter evidence (:func:`vision.cells.letterevidence.board_letters`), which says where the sure
     letter tiles are.
 
     Why: the perceptron weighs colour against everything else it learnt, and the only real
@@ -343,7 +343,7 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
     half, so no ink or shadow) is compared: lightness is the light's, chroma the material's.
 
     A cell is a blank when it is farther from its symmetric peers
-    (:func:`vision.cellgrid.symmetric_peers`, the same kind of square; the second nearest,
+    (:func:`vision.board.cellgrid.symmetric_peers`, the same kind of square; the second nearest,
     :data:`BLANK_PEER_RANK`) than :data:`BLANK_PEER_SPREADS` times the median of that distance over
     the photo's letterless cells; nearer the median sure tile than :data:`BLANK_TILE_SPREADS` times
     the sure tiles' own median distance to it, and nearer it than to that peer (on a board whose
@@ -405,17 +405,17 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
     (``tests/test_colour_blanks.py``). On 80 renders (``python -m bench blanks``) blanks missed
     16 -> 15, 6 -> 5 of them silently, squares taken 28 as before.
 
-    A board with fewer than :data:`vision.letterevidence.MIN_SURE_TILES` sure letter tiles (the
-    first moves of every game) has no such yardstick, and there the model alone missed whole first
-    words: a thin I, a blank, and then the centre tile too, halved as a lone centre
-    (:func:`vision.occupancy.game_rules`). So with ``likely`` (the cells the model finds likely
-    tiles) the tiles it finds, and a letter on the centre that is not the star, give the tiles'
-    colour instead (``_sparse_evidence``). Measured by ``python -m bench early`` (60 positions of
-    one to four words, each rendered under random conditions and clean): letters missed 11 -> 5 of
-    360 and 12 -> 3 of 410, blanks missed 17 -> 9 of 35 and 19 -> 12 of 37, no square taken for a
-    tile before or after. The truth photos, all boards well into a game, read exactly as before
-    (``tileref eval``, both ways). The squares around a cell judge there too: blanks missed 9 -> 7
-    and 12 -> 10 (a blank on the centre, which has no peers; ``tests/test_first_moves.py``), no
+    A board with fewer than :data:`vision.cells.letterevidence.MIN_SURE_TILES` sure letter tiles
+    (the first moves of every game) has no such yardstick, and there the model alone missed whole
+    first words: a thin I, a blank, and then the centre tile too, halved as a lone centre
+    (:func:`vision.cells.occupancy.game_rules`). So with ``likely`` (the cells the model finds
+    likely tiles) the tiles it finds, and a letter on the centre that is not the star, give the
+    tiles' colour instead (``_sparse_evidence``). Measured by ``python -m bench early`` (60
+    positions of one to four words, each rendered under random conditions and clean): letters missed
+    11 -> 5 of 360 and 12 -> 3 of 410, blanks missed 17 -> 9 of 35 and 19 -> 12 of 37, no square
+    taken for a tile before or after. The truth photos, all boards well into a game, read exactly as
+    before (``tileref eval``, both ways). The squares around a cell judge there too: blanks missed 9
+    -> 7 and 12 -> 10 (a blank on the centre, which has no peers; ``tests/test_first_moves.py``), no
     square taken.
     """
     sure = sure_letter_tiles(letters)
@@ -451,7 +451,7 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
 def _faint_letters(board: RectifiedBoard, letters: np.ndarray, candidates: np.ndarray
                    ) -> np.ndarray:
     """(225,) bool: the ``candidates`` showing a letter's shape in print too faint to count as a
-    letter (:data:`vision.letterevidence.SURE_MIN_CONTRAST`) but at least
+    letter (:data:`vision.cells.letterevidence.SURE_MIN_CONTRAST`) but at least
     :data:`FAINT_LETTER_CONTRAST` darker than its face. Only those cells' letters are looked at
     again, with that fainter print counted as ink: on the truth photos (20 of 38 have such a cell)
     the whole board's took 8.5 ms a call, theirs alone 1.3 ms."""

@@ -3,33 +3,34 @@
 "Has dark ink" alone calls 40-45 % of premium squares tiles: DOUBLE WORD SCORE is ink too. A tile
 shows ONE dark central letter of a tile letter's size on a uniform face; a premium square shows
 several small words or none, a plain square nothing. So each cell is described by its colour and
-by that letter evidence (:mod:`vision.letterevidence`: the biggest central blob of ink, its size,
-how many small word-sized blobs there are), and its face colour is compared with the face colour
-of this photo's sure letter tiles (all tiles of a set share one colour). A small perceptron
-trained on real boards (``python -m vision.train``) weighs it all; its weights are in
-``vision/models/occupancy.npz``. Rules beside it (:mod:`vision.facecolour`) tell by colour what
-it learnt from too few real photos: blanks, squares, tiles washed out by glare or a sheen.
+by that letter evidence (:mod:`vision.cells.letterevidence`: the biggest central blob of ink, its
+size, how many small word-sized blobs there are), and its face colour is compared with the face
+colour of this photo's sure letter tiles (all tiles of a set share one colour). A small perceptron
+trained on real boards (``python -m lab.train``) weighs it all; its weights are in
+``vision/models/occupancy.npz``. Rules beside it (:mod:`vision.cells.facecolour`) tell by colour
+what it learnt from too few real photos: blanks, squares, tiles washed out by glare or a sheen.
 
 Measured leave-one-source-out on the 31 truth photos (a repository's photos never in training): the
 earlier design (colour standardised per photo, k-means colour groups) got 391 of 6975 cells wrong;
 letter evidence got 137; a stricter "sure letter tile" (below), no absolute lightness and sure tiles
-counted as tiles get 69 (``python -m vision.train --evaluate``, truth corners). Looking for the
+counted as tiles get 69 (``python -m lab.train --evaluate``, truth corners). Looking for the
 letter in the cell grown by half a cell (tiles sit off their squares, and a found grid is up to 0.3
 cell off) and an upper size for a sure letter (merged premium print) took ``tileref eval`` (found
 corners, 8550 cells) from 75 to 43 wrong cells, truth corners (6975 cells) from 69 to 54. Training
 on boards rectified with jittered truth corners made it worse (48 -> 62-74). The centre star,
 letter-sized ink, was read as a tile on full boards (one real photo, classic-style renders); it is
-now told by its shape (:func:`vision.letterevidence._is_star`). Tried and dropped: at most two
+now told by its shape (:func:`vision.cells.letterevidence._is_star`). Tried and dropped: at most two
 letterless tiles a board (real tiles whose letter went unseen were dropped: 49 -> 59), raising
 tile-coloured letterless cells beside tiles as blanks (6 blanks found, as many squares taken: 50 ->
 48 with found corners, 54 -> 59 with truth corners).
 
 The biggest central blob was often no letter: a tile's edge, the shadow it casts on the square below
 or its whole outline is bigger than its letter (a clear A and Z missed, shadowed squares taken for
-tiles). Lines and outlines are now no letter (:data:`vision.letterevidence.LINE_WIDTH`,
-:data:`vision.letterevidence.FRAME_FILL`), and a national letter's two dots may stand beside its
-value (:data:`vision.letterevidence.MAX_TILE_WORD_BLOBS`: three umlaut tiles had been missed).
-Leave-one-source-out: found corners 47 -> 39 wrong of 8550 cells, truth corners 53 -> 48 of 6975.
+tiles). Lines and outlines are now no letter (:data:`vision.cells.letterevidence.LINE_WIDTH`,
+:data:`vision.cells.letterevidence.FRAME_FILL`), and a national letter's two dots may stand beside
+its value (:data:`vision.cells.letterevidence.MAX_TILE_WORD_BLOBS`: three umlaut tiles had been
+missed). Leave-one-source-out: found corners 47 -> 39 wrong of 8550 cells, truth corners 53 -> 48 of
+6975.
 
 A blank on a premium square was still missed: compared with the board's letterless cells at large,
 a beige blank on a red triple-word square is as close to the beige plain squares as to the tiles.
@@ -46,7 +47,7 @@ or a line of premium print ("DOUBLE", "PODWOJNA") merged into one flat blob. The
 the blob's height and width, not its shape whichever way it is turned; the blob's thickness
 (its smaller side) and its aspect (smaller over larger side) are now features of their own.
 Leave-one-source-out (``tileref eval``, found corners, 8550 cells) with the perceptrons averaged
-over ten seeds and trained 80 epochs (:data:`vision.train.OCCUPANCY_SEEDS`): see the commit
+over ten seeds and trained 80 epochs (:data:`lab.train.OCCUPANCY_SEEDS`): see the commit
 that made this change for the figures; a scratch run of occupancy alone measured 22 -> 13 wrong
 against the corrected truth (13 -> 6 false tiles, 9 -> 7 missed), the training change alone
 22 -> 20, the features alone 22 -> 15-17 over three seed offsets. Counting merged print lines
@@ -58,20 +59,20 @@ leave-one-source-out, ten perceptrons averaged, summed over three seed offsets (
 the corrected truth with those nine blanks: found corners 65 -> 45 wrong (18 -> 12 false tiles, 47
 -> 33 missed), truth corners 83 -> 50 (38 -> 23 false, 45 -> 27 missed), with
 :data:`PEER_LIGHTNESS_WEIGHT` a quarter (was a half) and
-:data:`vision.letterevidence.CENTRAL_OFFSET` 0.5 (was 0.45). Each alone: lightness 51 / 55 (found /
-truth corners), offset 59 / 68. ``tileref eval`` (found corners, one seed offset, corrected truth):
-22 -> 15 wrong of 8550 (7 -> 4 false tiles, 15 -> 11 missed). Tried and dropped: peers compared by
-face colour rather than the cell's mean (45 / 48, no better), lightness counted a quarter in the
-face-colour likeness too (51 / 54), a likeness to the nearest tiles and letterless cells within
-three squares (worse: 13 -> 18 for one seed offset, before the errata), a hairline blob (one pixel
-thick) chosen as the letter only when nothing thicker is there (39 -> 40 / 51 -> 49, before the
-errata: noise).
+:data:`vision.cells.letterevidence.CENTRAL_OFFSET` 0.5 (was 0.45). Each alone: lightness 51 / 55
+(found / truth corners), offset 59 / 68. ``tileref eval`` (found corners, one seed offset, corrected
+truth): 22 -> 15 wrong of 8550 (7 -> 4 false tiles, 15 -> 11 missed). Tried and dropped: peers
+compared by face colour rather than the cell's mean (45 / 48, no better), lightness counted a
+quarter in the face-colour likeness too (51 / 54), a likeness to the nearest tiles and letterless
+cells within three squares (worse: 13 -> 18 for one seed offset, before the errata), a hairline blob
+(one pixel thick) chosen as the letter only when nothing thicker is there (39 -> 40 / 51 -> 49,
+before the errata: noise).
 
 Those blanks were still missed in most photos: no other source has a blank on a square of another
 colour, so the model never learnt to trust colour that far. A rule beside the model now finds a
 blank by its face's chroma against its own peers and the photo's tiles, and a square taken for a
-tile the other way round (:func:`vision.facecolour.colour_evidence`): ``tileref eval`` 15 -> 12
-wrong cells of 8550 against the corrected truth (three blanks found, no cell taken), and with the
+tile the other way round (:func:`vision.cells.facecolour.colour_evidence`): ``tileref eval`` 15 ->
+12 wrong cells of 8550 against the corrected truth (three blanks found, no cell taken), and with the
 truth corners given (``--given-corners``) 20 -> 14.
 
 What is left: occupancy alone (``python -m bench occupancy``: found corners, the grid's five looks,
@@ -80,26 +81,26 @@ three seeds of the perceptrons, the same cells every time: the jheidel blank on 
 (1.4-3.3 peer spreads from its plain square, the model's probability 0.02-0.34), the blurred
 170755's blank on O15 and I on A13 (which the reader then finds off its square), and 170725's D11
 and C12 beside a tile in an oblique view. Tried and dropped, each worse for all three seeds (9 wrong
-before): the tile-face distance of :func:`vision.letterevidence.letter_features` with lightness
-counted a quarter, as between peers (12; on 100 renders fewer tiles missed, 99 -> 94, but more of
-them silently, 21 -> 24); the letter blob's offset from the cell's centre as a feature (10-11); the
-ring of :func:`_body_likeness` with the middle three quarters of the cell masked, not the middle
-half (11-13); every feature taken from the board's own plane, or 0.08 cell above it, instead of the
-tile faces' (9-10, both of 170725's squares still taken; 10-11); 60 rendered boards with four blanks
-each in training instead of 20 with two (14; on the renders 99 -> 83 tiles missed). No better:
-:data:`vision.letterevidence.SURE_MIN_CONTRAST` 0.35 (9: D11 read empty, as no real letter on a
-truth tile is under 0.35, but a ssetser square taken). Measured by hand and not built, on the
-jheidel 2015 photos: a blank's wood grain (median absolute high-pass of its face at 48 px a cell:
-0.6-3.1 on the blanks, the empty squares' median 0.5-1.1 and 90th percentile 0.7-2.8) and the
+before): the tile-face distance of :func:`vision.cells.letterevidence.letter_features` with
+lightness counted a quarter, as between peers (12; on 100 renders fewer tiles missed, 99 -> 94, but
+more of them silently, 21 -> 24); the letter blob's offset from the cell's centre as a feature
+(10-11); the ring of :func:`_body_likeness` with the middle three quarters of the cell masked, not
+the middle half (11-13); every feature taken from the board's own plane, or 0.08 cell above it,
+instead of the tile faces' (9-10, both of 170725's squares still taken; 10-11); 60 rendered boards
+with four blanks each in training instead of 20 with two (14; on the renders 99 -> 83 tiles missed).
+No better: :data:`vision.cells.letterevidence.SURE_MIN_CONTRAST` 0.35 (9: D11 read empty, as no real
+letter on a truth tile is under 0.35, but a ssetser square taken). Measured by hand and not built,
+on the jheidel 2015 photos: a blank's wood grain (median absolute high-pass of its face at 48 px a
+cell: 0.6-3.1 on the blanks, the empty squares' median 0.5-1.1 and 90th percentile 0.7-2.8) and the
 printed line between O10 and the empty O11 below it, which the blank might hide (brighter than the
 dimmest tenth of the lines between two empty squares on two of eight photos, within 5 grey levels of
 it on four more): neither tells this blank from its square.
 
 What told it was a nearer yardstick: the squares around the blank, in the same light, rather than
-its peers across the board (:func:`vision.facecolour.near_distance`,
-:data:`vision.facecolour.BLANK_NEAR_SPREADS`). Occupancy alone 9 -> 6 wrong for each of the three
-seeds (the blank on O10 found in three more photos), ``tileref eval`` 8 -> 5 of 8550 against the
-corrected truth (found corners; no cell taken) and 12 -> 8 with the corners given. Left: O10 in
+its peers across the board (:func:`vision.cells.facecolour.near_distance`,
+:data:`vision.cells.facecolour.BLANK_NEAR_SPREADS`). Occupancy alone 9 -> 6 wrong for each of the
+three seeds (the blank on O10 found in three more photos), ``tileref eval`` 8 -> 5 of 8550 against
+the corrected truth (found corners; no cell taken) and 12 -> 8 with the corners given. Left: O10 in
 170737 and 170803 (the squares around it 3.1-3.4 of this photo's spreads in the grid as found, under
 the 3.5 that no empty square reaches), 170755's O15 and A13, 170725's D11 and C12.
 """
@@ -112,17 +113,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cellgrid import STATS_PX, other_peers, stats_grid
-from vision.classify import MODELS, Mlp
-from vision.facecolour import FAINT_LETTER_CONTRAST, ColourEvidence, colour_evidence
-from vision.letterevidence import (
+from vision.board.cellgrid import STATS_PX, other_peers, stats_grid
+from vision.board.rectify import SIZE, RectifiedBoard
+from vision.cells.facecolour import FAINT_LETTER_CONTRAST, ColourEvidence, colour_evidence
+from vision.cells.letterevidence import (
     CENTRE,
     MIN_SURE_TILES,
     SURE_MIN_CONTRAST,
     board_letters,
     sure_letter_tiles,
 )
-from vision.rectify import SIZE, RectifiedBoard
+from vision.perceptron import MODELS, Mlp
 
 LOCAL_FEATURES = 14
 """Colour, ink and edge features come first in :func:`cell_features`, letter evidence after."""
@@ -133,7 +134,8 @@ letter by the model had "unsure whether H8 holds a tile" (2 of the 39 empty squa
 named, leave-one-source-out), about a square the photo shows bare."""
 LIKELY_TILE = 0.5
 """The model's probability from which a cell counts as a tile when a board has too few sure
-letter tiles to give the tiles' colour by themselves (:func:`vision.facecolour.colour_evidence`)."""
+letter tiles to give the tiles' colour by themselves
+(:func:`vision.cells.facecolour.colour_evidence`)."""
 DOUBTFUL_TILE = 0.3
 """The probability of a doubtful cell: under one half (empty), over ``unsure_empty_above``."""
 
@@ -204,7 +206,7 @@ BODY_NEIGHBOUR = 3  # distances to the 3rd-nearest sure tile and plain cell (1 o
 
 def _body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """(225,) in -1..1: how much more a cell's ring looks like this photo's sure letter tiles
-    (``sure``, :func:`vision.letterevidence.sure_letter_tiles` of ``letters``) than like its
+    (``sure``, :func:`vision.cells.letterevidence.sure_letter_tiles` of ``letters``) than like its
     letterless cells.
 
     Why: a blank tile has no ink, and its face's colour alone does not tell it from a plain or
@@ -260,8 +262,9 @@ many but more false tiles (see the module docstring)."""
 
 def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """(225,) in -1..1: how much more a cell's mean colour (Lab, ``colours``) looks like this
-    photo's sure letter tiles (``sure``, :func:`vision.letterevidence.sure_letter_tiles`) than like
-    its nearest symmetric peer (:func:`vision.cellgrid.symmetric_peers`) that is no sure tile.
+    photo's sure letter tiles (``sure``, :func:`vision.cells.letterevidence.sure_letter_tiles`) than
+    like its nearest symmetric peer (:func:`vision.board.cellgrid.symmetric_peers`) that is no sure
+    tile.
 
     Why: a blank tile on a premium square was missed when compared with the board's letterless
     cells at large (a beige blank on a red triple-word square is as close to the beige plain
@@ -333,15 +336,15 @@ class OccupancyModel:
         a dark letter-sized blob on an empty board; a tile alone on the centre cannot happen in play
         (the first word has at least two letters), so when the centre is the only likely tile it is
         the star. Either way the probability is halved, not zeroed. A sure letter tile
-        (:func:`vision.letterevidence.sure_letter_tiles`) is raised to at least one half: the model,
-        trained on few boards, missed all nine clear tiles of some sparse boards
+        (:func:`vision.cells.letterevidence.sure_letter_tiles`) is raised to at least one half: the
+        model, trained on few boards, missed all nine clear tiles of some sparse boards
         leave-one-source-out (112 -> 69 wrong cells of 6975). So is a blank told by its colour alone
-        (:func:`vision.facecolour.colour_blanks`), and a cell whose colour only half says so is
-        doubtful (:data:`vision.facecolour.DOUBTFUL_PEER_SPREADS`), as is a faint letter washed out
-        by glare or a sheen, or a letter on a plain square on a face no darker than the tiles'
-        (:func:`vision.facecolour.letters_on_bare_kinds`); a face of its square's colour is no tile
-        whatever its ink (:class:`vision.facecolour.ColourEvidence`), but still a doubt if it is one
-        of those.
+        (:func:`vision.cells.facecolour.colour_blanks`), and a cell whose colour only half says so
+        is doubtful (:data:`vision.cells.facecolour.DOUBTFUL_PEER_SPREADS`), as is a faint letter
+        washed out by glare or a sheen, or a letter on a plain square on a face no darker than the
+        tiles' (:func:`vision.cells.facecolour.letters_on_bare_kinds`); a face of its square's
+        colour is no tile whatever its ink (:class:`vision.cells.facecolour.ColourEvidence`), but
+        still a doubt if it is one of those.
         """
         features = cell_features(board)
         probability = self.probability_of(features)
@@ -357,15 +360,15 @@ class OccupancyModel:
 def game_rules(features: np.ndarray, probability: np.ndarray,
                colour: ColourEvidence | None = None) -> np.ndarray:
     """(15, 15) probabilities after the rules of :meth:`OccupancyModel.tile_probability`; ``colour``
-    (:func:`vision.facecolour.colour_evidence`) raises blanks like sure letter tiles and doubtful
-    cells (half a blank's evidence, a washed-out letter) to :data:`DOUBTFUL_TILE`, and lowers
-    squares to it. A centre that shows no print at all is raised to it too: the first word covers
-    the centre and hides its star. With likely tiles elsewhere: on 100 renders of random conditions
-    (seeds 2000-2099, two blanks each, corners given) a blank on the centre was one of the 17 tiles
-    missed with no warning (17 -> 16, no square more named); of the tiles ``python -m bench
-    early``'s random renders miss with no warning one of two on the centre (6 -> 5, squares named
-    389 as before); the truth photos read as before (``tileref eval``, both ways). And with none:
-    a first word of a blank on the centre and a thin I was read as an empty board with no word
+    (:func:`vision.cells.facecolour.colour_evidence`) raises blanks like sure letter tiles and
+    doubtful cells (half a blank's evidence, a washed-out letter) to :data:`DOUBTFUL_TILE`, and
+    lowers squares to it. A centre that shows no print at all is raised to it too: the first word
+    covers the centre and hides its star. With likely tiles elsewhere: on 100 renders of random
+    conditions (seeds 2000-2099, two blanks each, corners given) a blank on the centre was one of
+    the 17 tiles missed with no warning (17 -> 16, no square more named); of the tiles ``python -m
+    bench early``'s random renders miss with no warning one of two on the centre (6 -> 5, squares
+    named 389 as before); the truth photos read as before (``tileref eval``, both ways). And with
+    none: a first word of a blank on the centre and a thin I was read as an empty board with no word
     said (``bench early``'s seed 30, random and clean: 5 -> 4 tiles missed silently each; clean
     renders of it from the centre, ``tests/test_first_moves.py``: 4 of 6), as was a board of two
     blanks (render 2061 of the 100 above: 16 -> 15). An empty board shows its star: of 180 empty

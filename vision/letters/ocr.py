@@ -15,7 +15,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.classify import BLANK, TileGuess
+from vision.letters.classify import BLANK, TileGuess
 
 OCR_PX = 96
 """Crops are enlarged to this side: Tesseract wants letters some 30+ pixels tall (96 read 33 of
@@ -51,8 +51,8 @@ def upright_binary(crop: np.ndarray, rotation: int = 0) -> np.ndarray:
     """The crop turned upright, dark letter on white, enlarged, with a white margin.
 
     Only fixed strips are whitened (the edges, the digit's corner), not everything outside the
-    letter :func:`vision.classify.find_glyph` finds. Keeping that letter's box alone (scratch
-    runs, 2026-11-27, with the tile models before ``vision.train.TRAINING_LETTER_SCALE``) let
+    letter :func:`vision.letters.classify.find_glyph` finds. Keeping that letter's box alone
+    (scratch runs, 2026-11-27, with the tile models before ``lab.train.TRAINING_LETTER_SCALE``) let
     Tesseract read more of the truth photos' 1545 upright tiles lettered A to Z on their own (969
     against 948, truth corners) but mend fewer as the second opinion: ``tileref eval`` read 1449
     English letters of 1461 against 1453: nothing on jheidel 170737's Q (where this reads the Q),
@@ -88,7 +88,7 @@ def second_opinion(crops: list[np.ndarray], guesses: list[TileGuess], letters: s
     Tesseract's letter wins when it reads one; the confidence stays low, so the cell is still
     flagged. What that mends, by ``below``, is ``python -m bench ocr``'s table: below 0.5, three
     more English letters right of the truth photos' 1461 and six fewer wrong on 200 renders (five
-    and seven with the tile models before ``vision.train.TRAINING_LETTER_SCALE``); asking about
+    and seven with the tile models before ``lab.train.TRAINING_LETTER_SCALE``); asking about
     surer letters (below 0.8) mends no more. (When the classifier was weaker, letting
     Tesseract only pick the runner-up gained less than this.)
     """

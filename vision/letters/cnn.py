@@ -1,9 +1,9 @@
 """A small convolutional network over a tile crop's pixels, run with numpy alone.
 
-The network reads the same crop the perceptron of :mod:`vision.classify` reads, as an ink map
-(the crop's darkness against its own tile face, so light and contrast cancel) shrunk to
+The network reads the same crop the perceptron of :mod:`vision.letters.classify` reads, as an ink
+map (the crop's darkness against its own tile face, so light and contrast cancel) shrunk to
 ``INPUT_PX`` square, and gives one score per (letter, rotation) class, the perceptron's classes.
-It is trained with torch (:mod:`vision.train_cnn`, an optional extra); reading needs only these
+It is trained with torch (:mod:`lab.train_cnn`, an optional extra); reading needs only these
 stored arrays and numpy: three strided convolutions and two dense layers, each convolution one
 matrix product over the patches of the whole batch (~6 ms for 100 crops on one core; cv2.dnn
 reading the same network from ONNX took longer, 34 ms for 400 crops against ~25).
@@ -37,9 +37,10 @@ GLYPH_FILL = 0.5
 def network_inputs(inks: np.ndarray, boxes: np.ndarray | None, mode: str) -> np.ndarray:
     """(N, C, INPUT_PX, INPUT_PX) float32 network inputs from (N, S, S) ink maps.
 
-    ``inks`` are :func:`vision.classify.ink_maps` (0 face .. 1 ink: the light cancels) and
-    ``boxes`` (N, 4) the letters' x0, y0, x1, y1 in them (:func:`vision.classify.letter_boxes`;
-    only the ``glyph`` channel uses them). ``crop``: the ink map shrunk by area averaging.
+    ``inks`` are :func:`vision.letters.classify.ink_maps` (0 face .. 1 ink: the light cancels) and
+    ``boxes`` (N, 4) the letters' x0, y0, x1, y1 in them
+    (:func:`vision.letters.classify.letter_boxes`; only the ``glyph`` channel uses them). ``crop``:
+    the ink map shrunk by area averaging.
     ``glyph``: the ink map moved and scaled so the letter sits in the middle at a fixed size, its
     value digit still inside: what makes the perceptron's features carry across tile sets and
     crops cut off centre. ``both``: the two as channels.
@@ -123,7 +124,7 @@ class Cnn:
         return softmax(self.logits(inputs), allowed)
 
     def save(self, path: Path) -> None:
-        """Stored as float16, half the bytes (:func:`vision.train_cnn.to_cnn` rounds the trained
+        """Stored as float16, half the bytes (:func:`lab.train_cnn.to_cnn` rounds the trained
         weights so, before anything is measured with them)."""
         arrays: dict[str, np.ndarray] = {"strides": np.array(self.strides),
                                          "labels": np.array(self.labels),

@@ -23,14 +23,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import VisionError
-from vision.eval_reading import errata_entries
-from vision.image import load_image
-from vision.locate import find_board
-from vision.rectify import SIZE
-from vision.truth import DEV_PHOTOS, PHOTO_SUFFIXES, read_truth
+from lab.truth import DEV_PHOTOS, PHOTO_SUFFIXES, errata_entries, read_truth
+from vision import VisionError, find_board, load_image
+from vision.board.rectify import SIZE
 
-CORNER_ERRATA = Path(__file__).resolve().parents[1] / "bench" / "corner_errata.csv"
+CORNER_ERRATA = Path(__file__).resolve().parent / "data" / "corner_errata.csv"
 """Truth corners measured and found off: photo, corner (TL TR BR BL of the truth file), the
 truth's x y, where the grid's corner is (x y, photo pixels) and how that was measured."""
 CORNER_NAMES = ("TL", "TR", "BR", "BL")

@@ -1,15 +1,24 @@
-"""Truth files beside evaluation photos (``<photo>.txt``, ``<photo>.rot.txt``).
+"""Truth files beside evaluation photos (``<photo>.txt``, ``<photo>.rot.txt``), and their errata.
 
 The evaluation harness and the tests read the same sidecars, so the format lives in one place.
 A truth grid is the photo turned ``orientation`` degrees clockwise (letters upright); its
 ``grid_corners_px`` are TL TR BR BL *in that orientation*, given in pixels of the stored photo.
+
+Truth files can be wrong, and ``../shared`` is read-only: cells checked by eye and found wrong
+are listed with the reason in ``lab/data/truth_errata.csv`` (:data:`ERRATA`), read here so that
+training and evaluation take the same corrections.
 """
 
 from __future__ import annotations
 
+import csv
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
+
+from referee.cells import Cell
 
 SIZE = 15
 DEV_PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
@@ -133,3 +142,67 @@ def photos_with_truth(folder: Path | str) -> list[Path]:
         for path in folder.iterdir()
         if path.suffix.lower() in PHOTO_SUFFIXES and Path(f"{path}.txt").exists()
     )
+
+
+def tile_set_for(truth: PhotoTruth) -> str:
+    """The ``--tiles`` option a user would give for this board (from the truth's board line)."""
+    board = truth.headers.get("board", "").lower()
+    for name in ("german", "polish"):
+        if name in board:
+            return name
+    return "english"
+
+
+def photo_corners(truth: PhotoTruth) -> np.ndarray | None:
+    """Truth grid corners relabelled so South is the image bottom, as ``read_board`` expects."""
+    if truth.corners is None:
+        return None
+    k = (truth.orientation // 90) % 4
+    return np.array([truth.corners[(i + k) % 4] for i in range(4)], dtype=np.float64)
+
+
+ERRATA = Path(__file__).resolve().parent / "data" / "truth_errata.csv"
+"""Truth cells checked by eye and found wrong: photo, cell, what the truth says, what the photo
+shows (a letter, ``blank`` or ``unseen``) and why."""
+
+Errata = dict[str, dict[tuple[int, int], TruthCell | None]]
+"""Photo name -> (col, row) in the truth grid -> the corrected cell, None for a cell not scored."""
+
+
+def errata_entries(path: Path = ERRATA) -> list[dict[str, str]]:
+    """The rows of :data:`ERRATA` as written (photo, cell, truth, seen, reason), comments left
+    out; none where the file is absent (an installed package)."""
+    if not path.exists():
+        return []
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    return list(csv.DictReader(lines))
+
+
+def load_errata(path: Path = ERRATA) -> Errata:
+    """The corrections of :data:`ERRATA`, by photo and cell."""
+    errata: Errata = {}
+    for entry in errata_entries(path):
+        cell = Cell.parse(entry["cell"])
+        seen = entry["seen"]
+        if seen == "unseen":
+            corrected = None
+        elif seen == "blank":
+            # A blank tile: read as one (``?``) whatever letter its player gave it.
+            corrected = TruthCell("?", blank=True)
+        elif len(seen) == 1 and seen.isalpha():
+            corrected = TruthCell(seen.upper())
+        else:
+            raise ValueError(f"{path.name}: {entry['photo']} {entry['cell']}: seen must be a "
+                             f"letter, blank or unseen, not {seen!r}")
+        errata.setdefault(entry["photo"], {})[(cell.col, cell.row)] = corrected
+    return errata
+
+
+def corrected_grid(truth: PhotoTruth, corrections: dict[tuple[int, int], TruthCell | None]
+                   ) -> list[list[TruthCell | None]]:
+    """The truth grid ([row][col]) with one photo's errata applied; None marks a cell not scored."""
+    grid: list[list[TruthCell | None]] = [list(cells) for cells in truth.grid]
+    for (col, row), cell in corrections.items():
+        grid[row][col] = cell
+    return grid

@@ -5,8 +5,8 @@ shows several small words (DOUBLE WORD SCORE) or none, a plain square nothing. S
 described by the biggest central blob of ink, its size, and how many word-sized blobs lie around
 it (:func:`letter_features`); the cells that show a letter beyond doubt are this photo's sure
 letter tiles (:func:`sure_letter_tiles`), the yardstick of the tiles' colour for
-:mod:`vision.facecolour` and :mod:`vision.occupancy`. How each rule was measured is in
-:mod:`vision.occupancy`'s docstring, which weighs this evidence.
+:mod:`vision.cells.facecolour` and :mod:`vision.cells.occupancy`. How each rule was measured is in
+:mod:`vision.cells.occupancy`'s docstring, which weighs this evidence.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import cv2
 import numpy as np
 
 from vision.blobs import label_maps
+from vision.board.cellgrid import WORK_PX, work_cells
+from vision.board.rectify import SIZE, RectifiedBoard
 from vision.bytestats import percentiles
-from vision.cellgrid import WORK_PX, work_cells
-from vision.rectify import SIZE, RectifiedBoard
 
 CORE_MARGIN = WORK_PX // 5
 """A cell's face and dark levels are measured inside this margin (the grid lines are not it)."""
@@ -62,9 +62,9 @@ FRAME_FILL = 0.25
 CENTRAL_OFFSET = 0.5
 """A tile's letter is centred within this much of a cell of its square's centre. Was 0.45: a K on a
 tile pushed half a cell off its square (0.47) was then no letter, and its biggest central blob a
-tile's edge (missed with the truth corners). 0.5 with :data:`vision.occupancy.PEER_LIGHTNESS_WEIGHT`
-0.25, scratch run of occupancy alone, three seed offsets summed, corrected truth: see the module
-docstring."""
+tile's edge (missed with the truth corners). 0.5 with
+:data:`vision.cells.occupancy.PEER_LIGHTNESS_WEIGHT` 0.25, scratch run of occupancy alone, three
+seed offsets summed, corrected truth: see the module docstring."""
 CENTRE = SIZE * SIZE // 2
 """Row-major index of the centre square (H8), the one with a printed star."""
 STAR_SELF_MATCH = 0.6

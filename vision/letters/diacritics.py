@@ -23,7 +23,7 @@ from functools import cache
 import numpy as np
 
 from vision.blobs import label_maps
-from vision.classify import BLANK, INK_LEVEL, TileClassifier, TileGuess, ink_maps
+from vision.letters.classify import BLANK, INK_LEVEL, TileClassifier, TileGuess, ink_maps
 
 ABOVE = 230
 """Unicode's canonical combining class of a mark drawn above its letter (acute, dot, diaeresis)."""

@@ -1,9 +1,9 @@
 """The rectified board cut into its 225 cells, and which cells are the same kind of square.
 
-Every per-cell measure of :mod:`vision.letterevidence`, :mod:`vision.facecolour` and
-:mod:`vision.occupancy` starts from these cuts: the whole grid resampled once and the cells cut
-from it, which is many times faster than 225 crops. A cell's symmetric peers are the squares of
-its own kind: the premium layout looks the same under each of the square's symmetries.
+Every per-cell measure of :mod:`vision.cells.letterevidence`, :mod:`vision.cells.facecolour`
+and :mod:`vision.cells.occupancy` starts from these cuts: the whole grid resampled once and the
+cells cut from it, which is many times faster than 225 crops. A cell's symmetric peers are the
+squares of its own kind: the premium layout looks the same under each of the square's symmetries.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.rectify import SIZE, RectifiedBoard
+from vision.board.rectify import SIZE, RectifiedBoard
 
 WORK_PX = 48
 """Cells (and grown cells) are resampled to this square before letters are looked for. Occupancy's

@@ -1,7 +1,7 @@
-"""Train (and honestly evaluate) the occupancy and tile models: ``python -m vision.train``.
+"""Train (and honestly evaluate) the occupancy and tile models: ``python -m lab.train``.
 
-Data: rendered tile faces (vision.tileface: several bold sans fonts, the value in the corner, four
-rotations, lighting, blur, JPEG, offsets), tiles cut from rendered board photos (vision.render:
+Data: rendered tile faces (lab.tileface: several bold sans fonts, the value in the corner, four
+rotations, lighting, blur, JPEG, offsets), tiles cut from rendered board photos (lab.render:
 all four seats' rotations), plus real cells cut from ``../shared/photos`` with their truth
 corners. Evaluation is leave-one-source-out: a model is trained without one repository's photos
 and tested on them, so no photo is ever both trained and tested on. ``--evaluate`` prints those
@@ -12,7 +12,7 @@ such leave-one-source-out models (:func:`loso_models`, cached). Photos are read,
 Reproduce the committed weights (byte for byte; about two minutes on one core, 405 s on two cores
 shared with other work)::
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m vision.train --out vision/models
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m lab.train --out vision/models
 
 One BLAS thread, as ``tileref`` runs: with a thread per core the order of the sums in the
 products changes from run to run, and so do the weights' last digits (up to 0.02 in a weight).
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import os
 import sys
 import time
@@ -36,14 +37,24 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from lab.truth import (
+    DEV_PHOTOS,
+    ERRATA,
+    SIZE,
+    load_errata,
+    photos_with_truth,
+    read_truth,
+    tile_set_for,
+)
 from referee.tiles import load_tile_set, tile_set_names
-from vision.classify import (
+from vision import DEFAULT_CONFIG, ReadConfig, load_image, rectify
+from vision.cells.facecolour import ColourEvidence, colour_evidence
+from vision.cells.occupancy import LOCAL_FEATURES, OccupancyModel, cell_features, game_rules
+from vision.letters.classify import (
     BLANK,
     CROP_PAD,
-    MODELS,
     ROTATIONS,
     WORK_PX,
-    Mlp,
     TileClassifier,
     class_label,
     features_batch,
@@ -53,14 +64,8 @@ from vision.classify import (
     tile_features_batch,
     turn_features,
 )
-from vision.cnn import Cnn
-from vision.eval_reading import ERRATA, load_errata, tile_set_for
-from vision.facecolour import ColourEvidence, colour_evidence
-from vision.image import load_image
-from vision.occupancy import LOCAL_FEATURES, OccupancyModel, cell_features, game_rules
-from vision.reading import DEFAULT_CONFIG, ReadConfig
-from vision.rectify import rectify
-from vision.truth import DEV_PHOTOS, SIZE, photos_with_truth, read_truth
+from vision.letters.cnn import Cnn
+from vision.perceptron import MODELS, Mlp
 
 
 @dataclass
@@ -87,7 +92,7 @@ def photo_source(photo: Path | str) -> str:
 def load_real_boards(folder: Path, config: ReadConfig = DEFAULT_CONFIG) -> list[RealBoard]:
     """Every truth photo of ``folder``: occupancy labels and features, and labelled tile crops.
 
-    Occupancy learns from the corrected truth (:data:`vision.eval_reading.ERRATA`, each cell
+    Occupancy learns from the corrected truth (:data:`lab.truth.ERRATA`, each cell
     checked by eye): a blank the truth left out is a tile, not an empty square, and a cell under
     a sticky note is no example at all. Leave-one-source-out figures stay honest: a source's
     own errata only reach models that are not tested on it. The tile crops are the truth
@@ -172,8 +177,8 @@ seed 1), every Q was read right but four jheidel S as B: English letters 1452.
 
 
 def letter_heights(crops: list[np.ndarray]) -> np.ndarray:
-    """How tall each crop's letter box is (:func:`vision.classify.letter_boxes`: the letter the
-    reader looks at, with its marks) as a share of the cell the crop was cut around."""
+    """How tall each crop's letter box is (:func:`vision.letters.classify.letter_boxes`: the letter
+    the reader looks at, with its marks) as a share of the cell the crop was cut around."""
     boxes = letter_boxes(ink_maps(crops))
     return (boxes[:, 3] - boxes[:, 1]) / WORK_PX * (1 + 2 * CROP_PAD)
 
@@ -181,7 +186,7 @@ def letter_heights(crops: list[np.ndarray]) -> np.ndarray:
 def render_crop(letter: str, value: int | None, rng: np.random.Generator, cell_px: int,
                 blank: bool = False) -> np.ndarray:
     """One training crop like a real cell: a tile face, a little off centre, on a board square."""
-    from vision.tileface import render_tile_face
+    from lab.tileface import render_tile_face
 
     side = int(round(cell_px * (1 + 2 * CROP_PAD)))
     board_colour = _random_colour(rng, (60, 250), (0, 200))
@@ -225,8 +230,9 @@ def rotated_features(crops: list[np.ndarray], letters: list[str], rotations: lis
                      ) -> tuple[np.ndarray, list[str]]:
     """Every crop in all four rotations, labelled (letter, rotation) for each.
 
-    The turns are made the way the reader makes them (:func:`vision.classify.turn_features`), so
-    training and reading see the same numbers. All crops at once: features are batched.
+    The turns are made the way the reader makes them
+    (:func:`vision.letters.classify.turn_features`), so training and reading see the same numbers.
+    All crops at once: features are batched.
     """
     features = turn_features(features_batch(ink_maps(crops)))
     labels = [class_label(letter, (rotation + 90 * turns) % 360)
@@ -364,7 +370,7 @@ OCCUPANCY_SEEDS = 10
 With a source left out few boards remain, and one perceptron's leave-one-source-out errors
 swung with the seed alone (95-177 wrong cells of 6975 with the earlier features, 66-74 then); the
 average of five did not depend on a lucky seed (69). With the letter blob's shape features
-(:mod:`vision.occupancy`) five still swung by two cells of 8550 with the seeds (15-17 wrong
+(:mod:`vision.cells.occupancy`) five still swung by two cells of 8550 with the seeds (15-17 wrong
 against the corrected truth, found corners, scratch run of occupancy alone); ten gave 15 for each
 of three seed offsets.
 """
@@ -391,7 +397,7 @@ def rendered_occupancy_boards(count: int = OCCUPANCY_RENDERS, seed: int = OCCUPA
                               ) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     """(features, occupied) of ``count`` rendered boards with two blanks each, hands left out
     (a hidden cell has no answer to learn)."""
-    from vision.render import random_position, render_board_photo
+    from lab.render import random_position, render_board_photo
 
     boards = []
     for render_seed in range(seed, seed + count):
@@ -507,8 +513,8 @@ def rendered_board_tiles(count: int, seed: int, cell_px: int
     side, its shadow, a neighbour's edge, a digit printed close to a big letter. These do.
     Returned in the South view, like a real board read with South at the bottom.
     """
+    from lab.render import random_position, render_board_photo
     from referee.cells import Cell, Seat
-    from vision.render import random_position, render_board_photo
 
     crops, letters, rotations = [], [], []
     for render_seed in board_render_seeds(seed, count):
@@ -609,6 +615,15 @@ ALL_SOURCES = "__all__"
 CACHE_DIR = Path(os.environ.get("TILEREF_CACHE", Path.home() / ".cache" / "tileref")) / "loso"
 
 
+MODEL_CODE = ("lab.train", "vision.letters.classify", "vision.perceptron", "vision.cells.occupancy",
+              "vision.board.cellgrid", "vision.cells.letterevidence", "vision.cells.facecolour",
+              "lab.tileface", "lab.render.options", "lab.render.camera", "lab.render.surfaces",
+              "lab.render.solids", "lab.render.scene", "lab.render.positions",
+              "vision.board.rectify", "lab.truth")
+"""The modules whose code a trained model depends on (:func:`training_key`): the features, the
+models, the renders and the truth they learn from."""
+
+
 def training_key(photos: Path, settings: TrainingSettings) -> str:
     """A digest of everything a model depends on: code, truth files, settings.
 
@@ -617,11 +632,8 @@ def training_key(photos: Path, settings: TrainingSettings) -> str:
     """
     geometry = (DEFAULT_CONFIG.cell_px, DEFAULT_CONFIG.margin_cells, DEFAULT_CONFIG.tile_lift)
     digest = hashlib.sha256(repr((settings, geometry)).encode())
-    here = Path(__file__).resolve().parent
-    for name in ("train.py", "classify.py", "occupancy.py", "cellgrid.py", "letterevidence.py",
-                 "facecolour.py", "tileface.py", "render.py",
-                 "rectify.py", "truth.py"):
-        digest.update((here / name).read_bytes())
+    for module in MODEL_CODE:
+        digest.update(Path(importlib.import_module(module).__file__ or "").read_bytes())
     # The errata correct the occupancy labels (load_real_boards), so they are training data too.
     digest.update(ERRATA.read_bytes() if ERRATA.exists() else b"")
     for photo in photos_with_truth(photos):
@@ -672,12 +684,12 @@ def loso_models(sources: set[str], photos: Path = DEV_PHOTOS, *,
 LOSO_NETWORKS = MODELS / "loso"
 """Where the tile networks trained without each source go, ``<source>_cnn.npz``.
 
-Training a network needs torch (:mod:`vision.train_cnn`), reading with one does not: so that
+Training a network needs torch (:mod:`lab.train_cnn`), reading with one does not: so that
 ``tileref eval`` could score a reader with a network leave-one-source-out on any machine, the
 networks trained without each source would be committed here with the product's one (the
 perceptrons, numpy-trained in minutes, are trained and cached by :func:`loso_models`). None is
-committed today (the network did not earn its place, see :mod:`vision.classify`); ``python -m
-vision.train_cnn --out vision/models`` writes them all, and ``tileref eval`` then reads with them.
+committed today (the network did not earn its place, see :mod:`vision.letters.classify`); ``python
+-m lab.train_cnn --out vision/models`` writes them all, and ``tileref eval`` then reads with them.
 """
 
 
@@ -690,7 +702,7 @@ def loso_network(key: str) -> Cnn | None:
     path = product if key == ALL_SOURCES else LOSO_NETWORKS / f"{key}_cnn.npz"
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: retrain the networks with "
-                                "python -m vision.train_cnn --out vision/models")
+                                "python -m lab.train_cnn --out vision/models")
     return Cnn.load(path)
 
 
@@ -706,7 +718,7 @@ def _train_without(data: dict, source: str, settings: TrainingSettings) -> tuple
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.train",
+    parser = argparse.ArgumentParser(prog="python -m lab.train",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--photos", type=Path, default=DEV_PHOTOS)
     parser.add_argument("--out", type=Path, default=MODELS)

@@ -9,13 +9,13 @@ the ``.rot.txt`` sidecar where there is one; elsewhere the truth grid's letters 
 Honest by default: the committed models were trained on these very photos, so scoring them here
 would be in-sample and optimistic. Each photo is instead read by models trained without its
 repository's photos (leave-one-source-out, trained once and cached, see
-:func:`vision.train.loso_models`). ``in_sample=True`` scores the committed models, and says so.
+:func:`lab.train.loso_models`). ``in_sample=True`` scores the committed models, and says so.
 
 Truth files can be wrong, and ``../shared`` is read-only: cells checked by eye and found wrong
-are listed with the reason in ``bench/truth_errata.csv`` (:data:`ERRATA`). Every photo is scored
-twice, against its truth file as it is (the plain figures, comparable with earlier baselines) and
-with those cells corrected, so a truth error neither hides a reading error nor is silently
-dropped.
+are listed with the reason in ``lab/data/truth_errata.csv`` (:data:`lab.truth.ERRATA`). Every
+photo is scored twice, against its truth file as it is (the plain figures, comparable with
+earlier baselines) and with those cells corrected, so a truth error neither hides a reading error
+nor is silently dropped.
 """
 
 from __future__ import annotations
@@ -30,61 +30,32 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from lab.eval_corners import corner_errors_cells
+from lab.truth import (
+    ERRATA,
+    SIZE,
+    Errata,
+    TruthCell,
+    corrected_grid,
+    load_errata,
+    photo_corners,
+    photos_with_truth,
+    read_truth,
+    tile_set_for,
+)
 from referee.boardtext import Tile
 from referee.cells import Cell
-from vision.errors import VisionError
-from vision.image import load_image
-from vision.known import Doubts, settle
-from vision.read import read_board
-from vision.reading import DISPUTE_CONFIG, CellReading, ReadConfig
-from vision.rectify import photo_cell_px
-from vision.truth import SIZE, PhotoTruth, TruthCell, photos_with_truth, read_truth
-
-ERRATA = Path(__file__).resolve().parents[1] / "bench" / "truth_errata.csv"
-"""Truth cells checked by eye and found wrong: photo, cell, what the truth says, what the photo
-shows (a letter, ``blank`` or ``unseen``) and why."""
-
-Errata = dict[str, dict[tuple[int, int], TruthCell | None]]
-"""Photo name -> (col, row) in the truth grid -> the corrected cell, None for a cell not scored."""
-
-
-def errata_entries(path: Path = ERRATA) -> list[dict[str, str]]:
-    """The rows of :data:`ERRATA` as written (photo, cell, truth, seen, reason), comments left
-    out; none where the file is absent (an installed package)."""
-    if not path.exists():
-        return []
-    lines = [line for line in path.read_text(encoding="utf-8").splitlines()
-             if line.strip() and not line.startswith("#")]
-    return list(csv.DictReader(lines))
-
-
-def load_errata(path: Path = ERRATA) -> Errata:
-    """The corrections of :data:`ERRATA`, by photo and cell."""
-    errata: Errata = {}
-    for entry in errata_entries(path):
-        cell = Cell.parse(entry["cell"])
-        seen = entry["seen"]
-        if seen == "unseen":
-            corrected = None
-        elif seen == "blank":
-            # A blank tile: read as one (``?``) whatever letter its player gave it.
-            corrected = TruthCell("?", blank=True)
-        elif len(seen) == 1 and seen.isalpha():
-            corrected = TruthCell(seen.upper())
-        else:
-            raise ValueError(f"{path.name}: {entry['photo']} {entry['cell']}: seen must be a "
-                             f"letter, blank or unseen, not {seen!r}")
-        errata.setdefault(entry["photo"], {})[(cell.col, cell.row)] = corrected
-    return errata
-
-
-def corrected_grid(truth: PhotoTruth, corrections: dict[tuple[int, int], TruthCell | None]
-                   ) -> list[list[TruthCell | None]]:
-    """The truth grid ([row][col]) with one photo's errata applied; None marks a cell not scored."""
-    grid: list[list[TruthCell | None]] = [list(cells) for cells in truth.grid]
-    for (col, row), cell in corrections.items():
-        grid[row][col] = cell
-    return grid
+from vision import (
+    DISPUTE_CONFIG,
+    CellReading,
+    Doubts,
+    ReadConfig,
+    VisionError,
+    load_image,
+    photo_cell_px,
+    read_board,
+    settle,
+)
 
 
 @dataclass
@@ -142,28 +113,9 @@ class ReadingRow:
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter, repr=False)
 
 
-def tile_set_for(truth: PhotoTruth) -> str:
-    """The ``--tiles`` option a user would give for this board (from the truth's board line)."""
-    board = truth.headers.get("board", "").lower()
-    for name in ("german", "polish"):
-        if name in board:
-            return name
-    return "english"
-
-
-def photo_corners(truth: PhotoTruth) -> np.ndarray | None:
-    """Truth grid corners relabelled so South is the image bottom, as ``read_board`` expects."""
-    if truth.corners is None:
-        return None
-    k = (truth.orientation // 90) % 4
-    return np.array([truth.corners[(i + k) % 4] for i in range(4)], dtype=np.float64)
-
-
 def _corner_error(found: np.ndarray, expected: np.ndarray | None) -> float | None:
     if expected is None:
         return None
-    from vision.eval_corners import corner_errors_cells
-
     return float(corner_errors_cells(np.asarray(found, dtype=np.float64), expected).max())
 
 
@@ -348,7 +300,7 @@ def evaluate_reading(folder: Path | str, *, given_corners: bool = False, in_samp
     """Read every truth photo of ``folder`` as ``tileref read`` does, one row each.
 
     ``training_seed`` renders the leave-one-source-out models' training tiles from another
-    seed than the committed models' (:class:`vision.train.TrainingSettings`): a held-out
+    seed than the committed models' (:class:`lab.train.TrainingSettings`): a held-out
     figure moves with it, and ``python -m bench seeds`` shows by how much.
     """
     photos = photos_with_truth(Path(folder))
@@ -356,7 +308,7 @@ def evaluate_reading(folder: Path | str, *, given_corners: bool = False, in_samp
     before = game_predecessors(photos, errata)
     models: dict = {}
     if not in_sample and photos:
-        from vision.train import TrainingSettings, loso_models
+        from lab.train import TrainingSettings, loso_models
 
         settings = (TrainingSettings() if training_seed is None
                     else TrainingSettings(seed=training_seed))
@@ -418,7 +370,7 @@ def print_table(rows: list[ReadingRow], out=None, *, in_sample: bool = False,
     print(f"letters: {scored - letter_errors}/{scored} right "
           f"({_pct(scored - letter_errors, scored)})", file=out)
     fixed = [r for r in found if r.errata]
-    # The same readings against the truth with the cells of bench/truth_errata.csv corrected.
+    # The same readings against the truth with the cells of lab/data/truth_errata.csv corrected.
     c_false = sum(r.corrected_false_tiles for r in found)
     c_missed = sum(r.corrected_missed_tiles for r in found)
     c_scored = sum(r.corrected_letters_scored for r in found)
@@ -521,6 +473,5 @@ def run_reading_eval(folder: Path, csv_path: Path | None = None, *,
     return 0
 
 
-__all__ = ["ERRATA", "ReadingRow", "corrected_grid", "errata_entries", "evaluate_photo",
-           "evaluate_reading", "game_predecessors", "known_board", "load_errata", "print_table",
-           "run_reading_eval", "write_csv"]
+__all__ = ["ReadingRow", "evaluate_photo", "evaluate_reading", "game_predecessors", "known_board",
+           "print_table", "run_reading_eval", "write_csv"]

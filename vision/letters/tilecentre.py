@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 from vision.blobs import label_maps
-from vision.classify import ink_of_gray
-from vision.rectify import RectifiedBoard
+from vision.board.rectify import RectifiedBoard
+from vision.letters.classify import ink_of_gray
 
 LOOK_PAD = 0.5
 """The crop the letter is looked for in: the cell and half a cell around it (the rectified

@@ -1,9 +1,10 @@
-"""Train (and evaluate leave-one-source-out) the tile network of :mod:`vision.cnn` with torch.
+"""Train (and evaluate leave-one-source-out) the tile network of :mod:`vision.letters.cnn` with
+torch.
 
 Needs the optional ``train`` extra; reading with the trained network does not. Install the CPU
 build first (``.venv/bin/pip install torch==2.13.0``: its wheel lies on this machine's disk,
 where an unpinned torch would fetch a CUDA build of several GB), then ``pip install -e
-'.[train]'``. The data are the perceptron's (:mod:`vision.train`): rendered faces, tiles cut
+'.[train]'``. The data are the perceptron's (:mod:`lab.train`): rendered faces, tiles cut
 from rendered boards, real tiles cut from the truth photos at their truth corners, the real ones
 weighing three times as much. Every epoch each crop is seen once, turned
 by a random quarter turn (its class turning with it) and moved a little (shift, scale, a few
@@ -13,10 +14,10 @@ Write the network the reader would use and the leave-one-source-out networks ``t
 would read with (``vision/models/tiles_cnn.npz``, ``vision/models/loso/<source>_cnn.npz``; six
 networks, about two minutes each on one core; none is committed, see below)::
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m vision.train_cnn --out vision/models
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python -m lab.train_cnn --out vision/models
 
 ``--evaluate`` prints leave-one-source-out figures on the real tiles cut at their truth corners
-(no second look): the perceptron of :func:`vision.train.loso_models`, the network alone, the two
+(no second look): the perceptron of :func:`lab.train.loso_models`, the network alone, the two
 combined, each with the board's rotations weighing in as in the product. Measured (English
 letters of 1461, all letters of 1610, rotations of 1603):
 
@@ -48,8 +49,8 @@ found corners, the two readers alternating per photo in one process (min of 3): 
 89.7 ms, median per-photo ratio 1.044; 100-tile boards up to 46 ms more: the pair is less often
 sure than the perceptron (of the 1630 tiles at truth corners 79 fall under the second look's 0.9,
 not 23), and each such tile is read again from 8 shifted crops. Short of the three English
-letters that would pay for it, so the reader does not use it (:mod:`vision.classify`). Nor is
-the +2 steady: the same networks trained from seed 1 (``--seed 1``) read 1442/1457 English
+letters that would pay for it, so the reader does not use it (:mod:`vision.letters.classify`). Nor
+is the +2 steady: the same networks trained from seed 1 (``--seed 1``) read 1442/1457 English
 letters and 1644/1671 in all (rotations 1667/1667), 2 and 7 fewer than the perceptron alone.
 """
 
@@ -65,10 +66,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from lab.train import (
+    TrainingSettings,
+    load_real_boards,
+    loso_models,
+    rendered_board_tiles,
+    rendered_face_crops,
+)
+from lab.truth import DEV_PHOTOS
 from referee.tiles import load_tile_set
-from vision.classify import (
+from vision import DEFAULT_CONFIG
+from vision.letters.classify import (
     BLANK,
-    MODELS,
     WORK_PX,
     TileClassifier,
     class_label,
@@ -78,16 +87,8 @@ from vision.classify import (
     network_path,
     parse_label,
 )
-from vision.cnn import CONVS, HIDDEN, INPUT_MODES, INPUT_PX, Cnn, network_inputs
-from vision.reading import DEFAULT_CONFIG
-from vision.train import (
-    TrainingSettings,
-    load_real_boards,
-    loso_models,
-    rendered_board_tiles,
-    rendered_face_crops,
-)
-from vision.truth import DEV_PHOTOS
+from vision.letters.cnn import CONVS, HIDDEN, INPUT_MODES, INPUT_PX, Cnn, network_inputs
+from vision.perceptron import MODELS
 
 EPOCHS = 30
 INPUT_MODE = "crop"
@@ -350,7 +351,7 @@ def _main_evaluate(data: CropData, boards: list, epochs: int, seed: int, mode: s
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.train_cnn",
+    parser = argparse.ArgumentParser(prog="python -m lab.train_cnn",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--photos", type=Path, default=DEV_PHOTOS)
     parser.add_argument("--out", type=Path, default=MODELS,

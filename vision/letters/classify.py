@@ -1,6 +1,6 @@
 """Letter and rotation of one tile face, from a rectified cell crop.
 
-Measured, not assumed (``python -m vision.train --evaluate``, leave-one-source-out on real
+Measured, not assumed (``python -m lab.train --evaluate``, leave-one-source-out on real
 tiles): gradient-orientation histograms of the letter's own box, a coarse ink map, the ink in
 each corner where the value digit sits, fed to a small two-layer perceptron, beat the same
 features with nearest neighbours. The perceptron is trained on rendered faces (several bold sans
@@ -10,13 +10,13 @@ from rendered board photos, and real crops; it is stored as plain arrays in
 pair, so the corner digit that tells a turned-over N from a Z takes part in every decision, and
 every crop is read in its four turns, which then vote.
 
-A small convolutional network over the crop's own ink map (:mod:`vision.cnn`, trained on the
-same crops by :mod:`vision.train_cnn`) can read each crop once more, its log-probabilities
+A small convolutional network over the crop's own ink map (:mod:`vision.letters.cnn`, trained on the
+same crops by :mod:`lab.train_cnn`) can read each crop once more, its log-probabilities
 averaged with the perceptron's vote, when its weights are stored beside the perceptron's as
 ``tiles_cnn.npz``. None are committed: measured end to end (``tileref eval``, leave-one-source-
 out) the pair read 1446 of 1457 English letters where the perceptron alone reads 1444, and 1648
 of 1671 letters of every set where it reads 1651, and from another seed 1442 and 1644 (see
-:mod:`vision.train_cnn`): not worth ~4 % more time a photo.
+:mod:`lab.train_cnn`): not worth ~4 % more time a photo.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ import numpy as np
 
 from vision.blobs import Blobs, label_maps
 from vision.bytestats import percentiles
-from vision.cnn import Cnn, network_inputs
-from vision.probabilities import pooled, softmax
+from vision.letters.cnn import Cnn, network_inputs
+from vision.perceptron import MODELS, Mlp
+from vision.probabilities import pooled
 
-MODELS = Path(__file__).resolve().parent / "models"
 CROP_PAD = 0.06
 """Cells are cut this fraction of a cell wider on each side: tiles overhang their squares.
 Measured with ``tileref eval`` (leave-one-source-out): 0.15, with crops kept at 60 px, read
@@ -62,47 +62,6 @@ BOARD_PRIOR_MIN_TILES = 8
 BOARD_PRIOR_ROUNDS = 4
 BOARD_PRIOR_SMOOTHING = 0.5
 """Tiles' worth of every rotation added to the board's counts, so no rotation becomes impossible."""
-
-
-@dataclass(frozen=True)
-class Mlp:
-    """A two-layer perceptron (ReLU hidden layer, softmax out) as plain arrays.
-
-    ``mean``/``scale`` standardise the features; ``labels`` names the output classes.
-    """
-
-    mean: np.ndarray
-    scale: np.ndarray
-    w1: np.ndarray
-    b1: np.ndarray
-    w2: np.ndarray
-    b2: np.ndarray
-    labels: tuple[str, ...]
-
-    def logits(self, features: np.ndarray) -> np.ndarray:
-        x = (np.asarray(features, dtype=np.float32) - self.mean) / self.scale
-        hidden = np.maximum(x @ self.w1 + self.b1, 0.0)
-        return hidden @ self.w2 + self.b2
-
-    def probabilities(self, features: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
-        """Softmax over the classes; classes outside ``allowed`` (a bool mask) get 0."""
-        return softmax(self.logits(features), allowed)
-
-    def save(self, path: Path) -> None:
-        np.savez_compressed(
-            path, mean=self.mean, scale=self.scale, w1=self.w1, b1=self.b1, w2=self.w2,
-            b2=self.b2, labels=np.array(self.labels),
-        )
-
-    @classmethod
-    def load(cls, path: Path) -> Mlp:
-        with np.load(path, allow_pickle=False) as data:
-            return cls(
-                mean=data["mean"].astype(np.float32), scale=data["scale"].astype(np.float32),
-                w1=data["w1"].astype(np.float32), b1=data["b1"].astype(np.float32),
-                w2=data["w2"].astype(np.float32), b2=data["b2"].astype(np.float32),
-                labels=tuple(str(label) for label in data["labels"]),
-            )
 
 
 def _orientation_histograms(glyphs: np.ndarray, cells: int = 4, bins: int = 8) -> np.ndarray:
@@ -393,7 +352,7 @@ def letter_boxes(inks: np.ndarray) -> np.ndarray:
     """(N, 4) x0, y0, x1, y1 of each map's letter, the middle half of the map where none is seen.
 
     The box the perceptron's glyph features are cut from, for the network's letter-centred
-    input (:func:`vision.cnn.network_inputs`).
+    input (:func:`vision.letters.cnn.network_inputs`).
     """
     return _boxes(_find_glyphs(inks.shape, _ink_blobs(inks)))
 
@@ -526,8 +485,8 @@ class TileClassifier:
     log-probabilities, mapped back to the crop's own rotation, are averaged). A letter read the
     same way from four directions is far more often right: on repositories the model never saw,
     the vote took letters from 93.3 % to 94.5 % and letter + rotation from 91.1 % to 92.2 %.
-    With a ``network`` (:class:`vision.cnn.Cnn`, the same classes; none is committed, see the
-    module's notes) each crop is also read by it, once, and its log-probabilities are averaged
+    With a ``network`` (:class:`vision.letters.cnn.Cnn`, the same classes; none is committed, see
+    the module's notes) each crop is also read by it, once, and its log-probabilities are averaged
     with the vote's.
     """
 
@@ -682,7 +641,6 @@ __all__ = [
     "CROP_PAD",
     "GLYPH_PX",
     "GlyphParts",
-    "Mlp",
     "TileClassifier",
     "TileGuess",
     "class_label",

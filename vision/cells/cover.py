@@ -4,15 +4,15 @@ A cell under a hand is neither a tile nor a square: the reader would call it emp
 nothing, and a dispute would be judged on a board with a hole in it. What gives it away is that
 the board's own marks are gone: no grid line, no tile edge, no print (the edges of a cell under a
 hand are the hand's soft outline), and a colour unlike the same kind of square elsewhere on the
-board (its symmetric peers, :func:`vision.facecolour.peer_distance`). Nor does it show them when
-looked at coarsely (:data:`COARSE_BARE_EDGES`), where a part of the board out of focus does.
+board (its symmetric peers, :func:`vision.cells.facecolour.peer_distance`). Nor does it show them
+when looked at coarsely (:data:`COARSE_BARE_EDGES`), where a part of the board out of focus does.
 Glare is left to the glare warning: a blown-out face has no edges and no colour either, and the
 halo around it is lighter than its kind of square and no more colourful, where a hand brings a
 colour of its own or shade.
 One such cell is a plain square in an odd light; a group of them, side by side, is something
 lying there.
 
-Chosen on 40 renders with a hand and 40 without (``vision.render``, truth corners; seeds 5000 to
+Chosen on 40 renders with a hand and 40 without (``lab.render``, truth corners; seeds 5000 to
 5039) and the 47 real photos (the 38 truth photos and 9 unlabelled, corners found): a cell with
 edges on under 4 % of its pixels (Canny 40/100 at 24 px a cell), at least 2 peer spreads from its
 kind of square and no brighter than L* 230 is bare. The real photos' largest group of bare cells
@@ -44,9 +44,9 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.cellgrid import STATS_PX, other_peers, stats_grid
-from vision.facecolour import face_colours, peer_distance
-from vision.rectify import SIZE, RectifiedBoard
+from vision.board.cellgrid import STATS_PX, other_peers, stats_grid
+from vision.board.rectify import SIZE, RectifiedBoard
+from vision.cells.facecolour import face_colours, peer_distance
 
 EDGE_THRESHOLDS = (40, 100)
 """Canny's thresholds: low, so that a faint grid line or a worn square's texture counts (the

@@ -1,0 +1,105 @@
+"""The board stage's tuned numbers: every threshold of finding the grid, in one frozen config.
+
+``python -m bench corners`` and ``tileref eval --stage corners`` measure them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LocateConfig:
+    """Every threshold of the finder in one place (:mod:`vision.board.locate` names the steps)."""
+
+    work_px: int = 640  # long side of the copy the rough search runs on
+    retry_work_px: int = 960  # ...and of the one it looks again on when that finds nothing
+    lsd_scale: float = 0.8  # LSD's own downscale of the work copy (its default)
+    lsd_quant: float = 2.0  # LSD's gradient noise bound: weaker gradients start no segment
+    min_segment_px: float = 6.0  # shorter LSD segments are texture, not lines
+    family_inlier_deg: float = 2.0  # a segment belongs to a vanishing point within this angle
+    ransac_iterations: int = 200
+    ransac_scored: int = 300  # longest segments that score the hypotheses
+    min_family_separation_deg: float = 25.0  # the two families' directions differ at least so
+    comb_min_cells_frac: float = 0.15  # the grid spans at least this share of the segment cloud
+    comb_max_cells_frac: float = 1.05
+    comb_log_step: float = 0.025  # period ladder of the comb search (2.5 % steps)
+    comb_bins: int = 500  # histogram bins across the segment cloud
+    max_aspect: float = 1.25  # cell width / height allowed in the rectified frame
+    unknown_focal_range: tuple[float, float] = (0.9, 4.0)  # phone focals, in half long sides
+    vp_angle_noise_deg: float = 0.5  # direction error of a fitted vanishing point, about
+    focal_max_rel_error: float = 0.3  # a focal (squared) less certain than this is not used
+    default_focal: float = 1.6  # in half long sides (~65 degrees across the long side)
+    min_focal: float = 0.5
+    max_focal: float = 6.0
+    refine_cell_px: int = 24  # cell size of the rectified image the refinement measures in
+    refine_rounds: int = 3
+    # The first rounds fit the homography to every line sample at once (robust, converges from
+    # a third of a cell off in about two rounds); the last fits lines, then their 256
+    # intersections (RANSAC), which is what places the corners best once close (dev photos:
+    # 29 of 31 within a quarter cell, against 26-27 with line fits only and 27 with samples
+    # only; choosing among those 7 variants leave-one-source-out gives 28 of 31).
+    sample_fit_rounds: int = 2
+    sample_fit_cutoffs: tuple[float, ...] = (1.0, 0.5, 0.3, 0.15, 0.15)  # Tukey, in cells
+    # Corners moving less than this in a round: refinement is done. Loose, since converge now
+    # places the chosen grid; these rounds only rank the hypotheses and pull them in (0.05
+    # before: the finder 1.05x faster at 1600 px, no dev photo's worst error moving > 0.005).
+    settled_cells: float = 0.1
+    refine_source_cells: float = 2.5  # photo shrunk to about this many refine cells per cell
+    shift_search_cells: int = 7  # how many whole cells the grid may slide after the comb
+    shift_cell_px: int = 16
+    min_shift_gain: float = 0.5  # mean cellness gained per cell moved in, to accept a shift
+    refine_search_cells: float = 0.35  # how far (cells) a line may move in one round
+    line_smooth_cells: float = 0.06  # line profiles smoothed this much: a line's 2 edges -> 1 peak
+    support_tolerance: float = 0.15  # cells: a line sample this close to the grid supports it
+    support_strength: float = 1.5  # ...and stands out this much from its surroundings
+    focus_passes: int = 1  # re-runs on the segments inside the last pass's best grid...
+    focus_period_range: float = 0.2  # log-range of periods a focused pass searches
+    focus_converged_cells: float = 0.5  # stop re-running once the best grid moves less
+    second_pass_grow: float = 1.15  # ...grown by this factor about its centre
+    comb_candidates: int = 3  # rough hypotheses refined when the first is not convincing
+    # Line support that (with square-like cells) ends the search. Lower than most boards reach
+    # (tiles and wood hide lines): on the dev photos and 80 random renders no grid found later
+    # beat a first one this good, and the photos that reach it no longer refine every other
+    # hypothesis.
+    good_enough: float = 0.6
+    max_hypotheses: int = 6  # (the thorough second look: two more)
+    same_quad_cells: float = 0.4  # a hypothesis this close to one already refined is skipped
+    hopeless_support_gap: float = 0.15  # ...as is one this far below the best after one round
+    cellness_weight: float = 0.2
+    parity_min_support: float = 0.5  # every other line seen this well...
+    parity_ratio: float = 0.4  # ...and the others less than this share of it: period halved
+    symmetry_cell_px: int = 12
+    min_symmetry_gain: float = 0.15  # relative drop of asymmetry needed to move by a cell
+    cellness_full: float = 1.0  # mean cellness at which the squares count as fully convincing
+    min_confidence: float = 0.4  # below this we say "no board" rather than guess
+    min_axis_support: float = 0.36  # ...as when either family of grid lines is this poorly seen
+    dark_p99: float = 30.0  # 99th-percentile grey below which the photo is too dark
+    blur_laplacian_var: float = 12.0  # variance of Laplacian (on the work copy) below: too blurry
+    cut_off_margin_cells: float = 0.15  # a corner this far outside the image: board cut off
+    end_block_lines: int = 4  # the lines next to the outermost one, at each end of an axis...
+    min_end_support: float = 0.25  # ...seen less than this: not a whole board (photos: >= 0.35)
+    end_support_ratio: float = 0.45  # ...or than this share of the axis' median (photos: 0.64)
+    # The refinement finds the *centres* of the grid lines; a grid's corner is the outer edge of
+    # its border line (where people, and the truth files, put it). Half a border line, in cells:
+    # fitted on the dev photos (0.1 is best on every leave-one-source-out split; 29 of 31
+    # within a quarter cell held out, 20 without it: `python -m bench corners`).
+    border_half_width_cells: float = 0.1
+    # The last stage (:func:`converge`) repeats one fixed fit until the corners stop moving, so
+    # its answer does not depend on where the rounds above left off: restarted from the found
+    # corners moved by ~0.1 cell, the worst error's spread per photo fell from a median of 0.013
+    # (max 0.44) to 0.001 cell. Chosen on the dev photos among 24/32 px, 1/4/8 bands, one or two
+    # smoothings (30 of 31 within a quarter cell against 29 before; every leave-one-source-out
+    # split picks a converging variant, the one photo none gets is ssetser IMG_2687).
+    converge_rounds: int = 10  # at most (2 or 3 are typical)
+    converge_cell_px: int = 32  # finer than refine_cell_px: 24 px gave 28 of 31
+    converge_search_cells: float = 0.2  # fixed window, so the same peaks win every round
+    converge_bands: int = 4  # samples per line per cell: a tile edge is one outlier of many
+    converge_cutoffs: tuple[float, ...] = (0.5, 0.3, 0.15, 0.15)  # Tukey, cells, every round
+    converged_cells: float = 0.01
+
+
+CONFIG = LocateConfig()
+
+
+__all__ = ["CONFIG", "LocateConfig"]
