@@ -92,3 +92,33 @@ def test_make_run_serves_every_interface_and_prints_the_tablet_address(tmp_path)
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_https_sets_a_secure_cookie_and_streams_events(tmp_path):
+    """Behind the TLS front: the session cookie is Secure, and an event stream comes through."""
+    import json
+
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "webui", "serve", "--https", "--host", "127.0.0.1",
+         "--port", str(port), "--instance", str(tmp_path / "instance")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        server.stdout.readline()
+        context = ssl.create_default_context(cafile=str(tmp_path / "instance" /
+                                                        "tileref-cert.pem"))
+        base = f"https://127.0.0.1:{port}"
+        with urllib.request.urlopen(f"{base}/", context=context, timeout=30) as response:
+            cookie = response.headers["Set-Cookie"]
+        assert "Secure" in cookie and "SameSite=Lax" in cookie
+        request = urllib.request.Request(f"{base}/api/games", method="POST", data=json.dumps(
+            {"ruleset": "archipelago", "players": [{"name": "Ann", "seat": "S"},
+                                                   {"name": "Bo", "seat": "N"}]}).encode())
+        with urllib.request.urlopen(request, context=context, timeout=30) as response:
+            game_id = json.loads(response.read())["id"]
+        with urllib.request.urlopen(f"{base}/api/games/{game_id}/events", context=context,
+                                    timeout=30) as stream:
+            assert stream.readline().startswith(b"event: state")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -22,7 +22,7 @@ from webui import photos
 from webui.errors import ServiceError, Unreadable, one_line
 from webui.photos import Photos, tile_set_option
 from webui.store import seats_players
-from webui.wordlists import WordLists, is_list_name
+from webui.wordlists import WordLists
 
 log = logging.getLogger(__name__)
 
@@ -123,8 +123,11 @@ class Disputes:
         seated = seats_players(ruleset)
         players = body.get("players") or default_players(seated, tiles, mover)
         options = body.get("options") or {}
-        if not isinstance(options, dict) or not is_list_name(options.get("wordlist", "enable")):
-            raise ServiceError("'options.wordlist' must be 'enable' or an uploaded list")
+        if not isinstance(options, dict):
+            raise ServiceError("'options' must be an object")
+        # Named, and there, before the referee looks: its refusal names the folder it looked
+        # in, and a server's paths are nobody's business.
+        self.wordlists.check_for_game(options.get("wordlist", "enable"))
         try:
             game = new_game(ruleset, players, options=options,
                             position={"board": board, "to_move": mover},
