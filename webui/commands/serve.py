@@ -91,6 +91,11 @@ def run(args: argparse.Namespace) -> int:
             return 2
         config["INSTANCE_PATH"] = str(args.instance)
     app = create_app(config)
+    import cv2
+
+    # Frames are read side by side, one per core (webui.framegate's read slots): OpenCV's own
+    # thread per core under each made every reading wait for the others' threads.
+    cv2.setNumThreads(1)
     shown_host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     _raise_open_files_limit()
     front = None
