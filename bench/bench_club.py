@@ -14,7 +14,10 @@ and p99 (upload to answer), the time from a board's change to the frame answer c
 verdict, and the server's memory (resident now and peak, every process together). Then:
 
 - the same load with ``--idle-sse`` (300) idle event streams open, as screens left on a page;
-- the saturation point: more tables, 20 s each, until the frames' p95 passes 1 s.
+- the saturation point: more tables (fewer, when the goals were missed), 20 s each, until the
+  frames' p95 passes 1 s (or comes under it);
+- the database's write rate: moves acknowledged a second, four clients per process posting as
+  fast as they are answered (each move an event committed with fsync).
 
 Goals: >= 99 % of frames answered, p95 <= 1 s, memory <= 1.5 GB. ``--processes N`` serves the
 tables from N server processes on one instance folder (one SQLite WAL database; each table
@@ -30,9 +33,7 @@ import http.client
 import json
 import os
 import random
-import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -98,19 +99,10 @@ class Servers:
     """``tileref serve`` processes on one instance folder, as ``make run`` starts one."""
 
     def __init__(self, count: int, instance: str) -> None:
+        from bench.bench_webui import start_server
+
         self.ports = [free_port() for _ in range(count)]
-        self.processes = []
-        for port in self.ports:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "webui", "serve", "--host", "127.0.0.1", "--port",
-                 str(port), "--instance", instance], cwd=ROOT, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, text=True)
-            assert process.stdout is not None
-            line = process.stdout.readline()
-            if f":{port}/" not in line:
-                process.kill()
-                raise RuntimeError(f"tileref serve did not start: {line!r}")
-            self.processes.append(process)
+        self.processes = [start_server(instance, port) for port in self.ports]
 
     def memory_mb(self) -> tuple[float, float]:
         """Resident memory now and at its peak, every process together (MB)."""
@@ -123,14 +115,10 @@ class Servers:
         return now / 1024, peak / 1024
 
     def stop(self) -> None:
+        from bench.bench_webui import stop
+
         for process in self.processes:
-            process.send_signal(signal.SIGTERM)
-        for process in self.processes:
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.kill(process.pid, signal.SIGKILL)
-                process.wait()
+            stop(process)
 
 
 def call(port: int, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
@@ -287,6 +275,33 @@ def play(servers: Servers, positions: list[list[bytes]], corners: list[list[floa
     }
 
 
+def write_rate(servers: Servers, seconds: float = 10.0, writers: int = 4) -> float:
+    """Moves acknowledged a second (each one an event committed with fsync), with ``writers``
+    clients per server process posting moves as fast as they are answered, each into a game of
+    its own: what the one SQLite WAL database takes with every process writing at once."""
+    counts: list[int] = []
+    start = time.perf_counter()
+
+    def writer(port: int) -> None:
+        game = call(port, "POST", "/api/games", {
+            "ruleset": "archipelago", "players": [{"name": "Ann", "seat": "S"},
+                                                  {"name": "Bo", "seat": "N"}]})
+        move = {"player": "S", "word": "QXZ", "at": "K15", "dir": "across"}  # judged illegal
+        done = 0
+        while time.perf_counter() - start < seconds:
+            call(port, "POST", f"/api/games/{game['id']}/moves", move, game["token"])
+            done += 1
+        counts.append(done)
+
+    threads = [threading.Thread(target=writer, args=(port,)) for port in servers.ports
+               for _ in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(counts) / (time.perf_counter() - start)
+
+
 def show(label: str, figures: dict[str, Any]) -> None:
     idle = f" + {figures['idle_sse']} idle screens" if figures["idle_sse"] else ""
     print(f"{label}: {figures['tables']} tables{idle}: "
@@ -306,13 +321,41 @@ def meets_goals(figures: dict[str, Any]) -> bool:
 
 
 def run_once(processes: int, positions: list[list[bytes]], corners: list[list[float]],
-             tables: int, seconds: float, idle_sse: int = 0) -> dict[str, Any]:
+             tables: int, seconds: float, idle_sse: int = 0,
+             writes: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as instance:
         servers = Servers(processes, instance)
         try:
-            return play(servers, positions, corners, tables, seconds, idle_sse)
+            figures = play(servers, positions, corners, tables, seconds, idle_sse)
+            if writes:
+                figures["moves_per_s"] = write_rate(servers)
+            return figures
         finally:
             servers.stop()
+
+
+LADDER = (5, 10, 20, 35, 50, 75, 100, 150, 200, 300)
+
+
+def saturation(processes: int, positions: list[list[bytes]], corners: list[list[float]],
+               tables: int, met: bool) -> None:
+    """Tables at which the frames' p95 passes 1 s (or answers fall under 99 %): up the ladder
+    from ``tables`` when they met the goals, down it when they did not; 20 s a step."""
+    steps = [n for n in LADDER if n > tables] if met else \
+        [n for n in reversed(LADDER) if n < tables]
+    last = tables
+    for count in steps:
+        figures = run_once(processes, positions, corners, count, 20.0)
+        show("saturation", figures)
+        passes = figures["p95"] <= GOALS["p95"] and figures["answered_share"] >= GOALS["answered"]
+        if passes != met:
+            low, high = (last, count) if met else (count, last)
+            print(f"saturation point: p95 passes 1 s between {low} and {high} tables",
+                  flush=True)
+            return
+        last = count
+    print(f"saturation point: not found between {LADDER[0]} and {LADDER[-1]} tables",
+          flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -326,24 +369,20 @@ def main(argv: list[str] | None = None) -> int:
                              else argv if argv is not None else sys.argv[1:])
     print(f"load before: {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores", flush=True)
     positions, corners = render_positions()
-    main_run = run_once(args.processes, positions, corners, args.tables, args.seconds)
+    main_run = run_once(args.processes, positions, corners, args.tables, args.seconds,
+                        writes=True)
     show(f"club night ({args.processes} process{'es' if args.processes > 1 else ''})",
          main_run)
+    print(f"the database: {main_run['moves_per_s']:.0f} moves acknowledged a second, "
+          f"{4 * args.processes} clients writing through {args.processes} process"
+          f"{'es' if args.processes > 1 else ''}", flush=True)
     print(f"goals (>= 99 % answered, p95 <= 1 s, <= 1.5 GB): "
           f"{'met' if meets_goals(main_run) else 'NOT met'}", flush=True)
     if args.idle_sse:
         show("with idle screens", run_once(args.processes, positions, corners, args.tables,
                                            min(args.seconds, 30.0), args.idle_sse))
     if not args.no_saturation:
-        tables = args.tables
-        while tables <= 400:
-            tables = int(tables * 1.5)
-            figures = run_once(args.processes, positions, corners, tables, 20.0)
-            show("saturation", figures)
-            if figures["p95"] > GOALS["p95"] or figures["answered_share"] < GOALS["answered"]:
-                print(f"saturation point: p95 passes 1 s (or answers fall under 99 %) at "
-                      f"{tables} tables", flush=True)
-                break
+        saturation(args.processes, positions, corners, args.tables, meets_goals(main_run))
     print(f"load after: {os.getloadavg()[0]:.2f} (1 min)", flush=True)
     return 0 if meets_goals(main_run) else 1
 

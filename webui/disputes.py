@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import SEAT_ORDER, Cell, Seat
 from referee.game import Game, Verdict, new_game
 from webui import photos
-from webui.errors import ServiceError, Unreadable, one_line
+from webui.errors import ServiceError, TooMany, Unreadable, one_line
 from webui.photos import Photos, tile_set_option
 from webui.store import seats_players
 from webui.wordlists import WordLists
@@ -28,6 +29,8 @@ log = logging.getLogger(__name__)
 
 KEEP_UPLOADS = 50
 """Dispute photos kept in the instance folder."""
+PHOTO_WAIT_SECONDS = 20.0
+_READING_PHOTO = threading.BoundedSemaphore(1)
 
 
 @dataclass(frozen=True)
@@ -90,10 +93,17 @@ class Disputes:
         found is a 422 that says where the grid was, if it was found."""
         from vision import VisionError
 
+        tiles = tile_set_option(tiles)
+        # One photo at a time: a dispute's reading takes a core for a second or more, and the
+        # tables' cameras need the others (each client's photos are also counted: quotas).
+        if not _READING_PHOTO.acquire(timeout=PHOTO_WAIT_SECONDS):
+            raise TooMany("the server is reading other photos: try again in a moment")
         try:
-            reading = photos.read_board(image, corners, tile_set_option(tiles), single=True)
+            reading = photos.read_board(image, corners, tiles, single=True)
         except VisionError as error:
             raise Unreadable(one_line(error), getattr(error, "corners", None)) from None
+        finally:
+            _READING_PHOTO.release()
         if not overlay:
             return DisputeReading(reading)
         return DisputeReading(reading, photos.overlay_png(image, reading),

@@ -45,7 +45,7 @@ class GateConfig:
     changed_pixels: int = 6     # at most this many changed: the same picture (a tile is ~40)
     read_slots: int = field(default_factory=lambda: max(1, os.cpu_count() or 1))
     waiting: int = 8            # frames waiting for a slot at most, all tables together
-    stale_seconds: float = 3.0  # a frame that waited this long for a slot is skipped
+    stale_seconds: float = 1.0  # a frame that waited this long is skipped: the next has come
 
 
 class Pass(Enum):
