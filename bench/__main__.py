@@ -5,7 +5,8 @@ repeated runs, with ratios against a baseline measured in the same process, beca
 machines are noisy: absolute milliseconds from two runs are not comparable, ratios are.
 
 ``python -m bench`` runs them all (``make bench``); ``python -m bench referee reading`` runs
-``bench_referee`` and ``bench_reading`` only. Several are run each in a process of its own, so
+``bench_referee`` and ``bench_reading`` only; options after one name are that benchmark's own
+(``python -m bench club --tables 20``). Several are run each in a process of its own, so
 that what one reports of its process (the reading's peak memory) is not another's: run in one
 process after the board finder's benchmark, the reader's peak read 702 MB instead of 289.
 """
@@ -26,6 +27,9 @@ def main(argv: list[str] | None = None) -> int:
         info.name for info in pkgutil.iter_modules(bench.__path__) if info.name.startswith("bench_")
     )
     wanted = sys.argv[1:] if argv is None else argv
+    # Options after the names are the benchmark's own (``python -m bench club --tables 20``).
+    wanted = wanted[:next((i for i, arg in enumerate(wanted) if arg.startswith("-")),
+                          len(wanted))]
     unknown = [name for name in wanted if f"bench_{name}" not in names]
     if unknown:
         print(f"no benchmark named {unknown[0]!r} (there are: "

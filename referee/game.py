@@ -510,6 +510,10 @@ def register_ruleset(name: str) -> Callable[[GameT], GameT]:
 
 
 SUGGESTED_SEATS = {2: "SN", 3: "SWN", 4: "SWNE"}
+MAX_NAME_CHARS = 40
+"""A player's name is said on every screen and in every verdict: twelve names of 24 MB each
+once made the games' list 288 MB."""
+MAX_PLAYERS = 8
 
 
 def players_from_json(data: object, seated: bool) -> list[Player]:
@@ -518,6 +522,8 @@ def players_from_json(data: object, seated: bool) -> list[Player]:
         raise SetupError("'players' must be a non-empty list of {\"name\", \"seat\"} objects")
     if not all(isinstance(entry, dict) for entry in data):
         raise SetupError("each player is an object like {\"name\": \"Ann\", \"seat\": \"S\"}")
+    if len(data) > MAX_PLAYERS:
+        raise SetupError(f"a game has at most {MAX_PLAYERS} players, not {len(data)}")
     players = []
     given = [entry.get("seat") for entry in data]
     suggested = SUGGESTED_SEATS.get(len(data), "SWNE")
@@ -525,6 +531,9 @@ def players_from_json(data: object, seated: bool) -> list[Player]:
         name = entry.get("name", given[index] if seated and given[index] else None)
         if not isinstance(name, str) or not name.strip():
             raise SetupError(f"player {index + 1} needs a name")
+        if len(name.strip()) > MAX_NAME_CHARS:
+            raise SetupError(f"player {index + 1}'s name is {len(name.strip()):,} characters "
+                             f"long: at most {MAX_NAME_CHARS}")
         seat = None
         if seated:
             if all(value is None for value in given) and index < len(suggested):

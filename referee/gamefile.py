@@ -13,9 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import IllegalPlayError, SetupError
+from referee.files import FileRefused, read_regular_file
 from referee.game import Verdict, find_ruleset, known_rulesets, new_game
 
 KEYS = {"ruleset", "options", "players", "position", "moves"}
+MAX_GAME_FILE_BYTES = 16_000_000
+"""A game file's cap: ten thousand moves are 2 MB. A bigger file (a 2 GB sparse one, once,
+peaked at 4.2 GB before its refusal) is refused before a byte is read."""
 
 
 class GameFileError(ValueError):
@@ -30,7 +34,9 @@ def load_game_file(path: str | Path) -> tuple[dict[str, Any], Path]:
     path = Path(path)
     try:
         # utf-8-sig: a byte-order mark, as Windows Notepad saves, is no part of the JSON.
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_regular_file(path, MAX_GAME_FILE_BYTES, "game file").decode("utf-8-sig")
+    except FileRefused as error:
+        raise GameFileError(str(error)) from None
     except FileNotFoundError:
         raise GameFileError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -50,8 +56,25 @@ def load_game_file(path: str | Path) -> tuple[dict[str, Any], Path]:
     except ValueError:  # a number of thousands of digits, past Python's limit
         raise GameFileError(f"{path}: not a game file (a number in it is thousands of digits "
                             "long)") from None
+    if has_lone_surrogate(spec):
+        raise GameFileError(f"{path}: not a game file (it holds a lone surrogate such as "
+                            "\\ud800, which is no character)")
     check_shape(spec)
     return spec, path.resolve().parent
+
+
+def has_lone_surrogate(value: object) -> bool:
+    """Whether parsed JSON holds a lone surrogate (``"\\ud800"``): valid JSON, but no text.
+
+    Python's ``json`` accepts it, and it is stored and replayed, but it cannot be written as
+    UTF-8: a player named so made every page listing the game answer 500, and ``tileref judge``
+    crash while printing. So it is refused where JSON comes in (a game file, the web API).
+    """
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def check_shape(spec: object) -> None:
@@ -104,4 +127,5 @@ def judge_file(path: str | Path) -> dict[str, Any]:
     return judge_spec(spec, base_dir)
 
 
-__all__ = ["GameFileError", "check_shape", "judge_file", "judge_spec", "load_game_file"]
+__all__ = ["GameFileError", "check_shape", "has_lone_surrogate", "judge_file", "judge_spec",
+           "load_game_file"]

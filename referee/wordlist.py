@@ -14,8 +14,13 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from referee.files import FileRefused, read_regular_file
+
 BUILT_IN = {"enable": "ENABLE"}
 """Built-in list spec (lowercase) -> the name recorded with a game."""
+MAX_WORD_LIST_BYTES = 32_000_000
+"""A word list file's cap (ENABLE is 1.8 MB, the largest published lists under 30 MB): a game
+file may name any path, ``/dev/zero`` or a FIFO included, and those are refused unread."""
 
 
 class WordListError(ValueError):
@@ -96,7 +101,9 @@ def load_word_list(spec: str | Path = "enable", base_dir: Path | None = None) ->
     if not path.is_absolute() and base_dir is not None:
         path = Path(base_dir) / path
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path, MAX_WORD_LIST_BYTES, "word list")
+    except FileRefused as error:
+        raise WordListError(str(error)) from None
     except FileNotFoundError:
         raise WordListError(
             f"word list {str(spec)!r} not found (looked for {path}); built-in lists: "

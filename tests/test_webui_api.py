@@ -458,7 +458,7 @@ def test_first_draft_takes_no_correction_or_camera_frame_and_keeps_no_trace(clie
     frame = (Path(__file__).parents[1] / "samples" / "photos" / "scrabble-midgame.jpg").read_bytes()
     assert_error(client.post(f"/api/games/{game_id}/frames", data=frame, headers=auth,
                              content_type="image/jpeg"), 400)
-    assert client.get(f"/api/games/{game_id}/frame.jpg").status_code == 404
+    assert client.get(f"/api/games/{game_id}/frame.jpg", headers=auth).status_code == 404
     assert client.get(f"/api/games/{game_id}").get_json() == before
 
 
@@ -475,6 +475,29 @@ def test_a_frame_that_is_no_image_changes_nothing_not_even_the_live_camera(clien
     before = client.get(f"/api/games/{game_id}").get_json()
     assert_error(client.post(f"/api/games/{game_id}/frames", data=b"RIFF\0\0\0\0WEBPVP8 ",
                              headers=auth, content_type="image/webp"), 400)
-    assert client.get(f"/api/games/{game_id}/frame.jpg").status_code == 404
+    assert client.get(f"/api/games/{game_id}/frame.jpg", headers=auth).status_code == 404
     assert client.get(f"/api/games/{game_id}").get_json() == before
 
+
+
+def test_event_streams_are_bounded_and_the_rest_are_told_to_come_back(app, live_server,
+                                                                      make_game):
+    """At most SSE_STREAMS streams hold a thread; the next screen gets the state once and a
+    ``retry``, and its EventSource comes back by itself."""
+    import http.client
+
+    app.config["SSE_STREAMS"] = 2
+    game_id, _ = make_game()
+    held = []
+    for _ in range(2):
+        connection = http.client.HTTPConnection("127.0.0.1", live_server.port, timeout=30)
+        connection.request("GET", f"/api/games/{game_id}/events")
+        response = connection.getresponse()
+        assert response.readline().startswith(b"event: state")
+        held.append(connection)
+    connection = http.client.HTTPConnection("127.0.0.1", live_server.port, timeout=30)
+    connection.request("GET", f"/api/games/{game_id}/events")
+    body = connection.getresponse().read().decode()   # ends: it was not admitted
+    assert body.startswith("event: state") and body.endswith("retry: 5000\n\n")
+    for held_connection in held:
+        held_connection.close()

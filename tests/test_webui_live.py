@@ -310,14 +310,14 @@ def test_server_camera_feeds_the_game_opened_last(app, client, make_game, frames
     for _ in range(3):
         writer.write(frames["board"])
     writer.release()
-    game_id, _ = make_game()
+    game_id, auth = make_game()
     assert client.get(f"/games/{game_id}").status_code == 200   # opened on a screen
     service = app.extensions["tileref"].table
     camera = ServerCamera(str(path), service.feed_active_game, interval=0.0)
     camera.start()
     assert camera.finished.wait(60)
     camera.stop()
-    frame = client.get(f"/api/games/{game_id}/frame.jpg")
+    frame = client.get(f"/api/games/{game_id}/frame.jpg", headers=auth)
     assert frame.status_code == 200 and frame.data[:3] == b"\xff\xd8\xff"
     assert service.state(game_id)["live"]["waiting_for"] in (
         "a steady view", "a play", "a view of the whole board")

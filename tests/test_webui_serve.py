@@ -7,6 +7,8 @@ import ssl
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from webui.tls import ensure_certificate, subject_alt_names
@@ -40,7 +42,10 @@ def test_certificate_is_made_once_with_the_addresses(tmp_path):
     assert subject_alt_names(["0.0.0.0"]) == "DNS:localhost,IP:127.0.0.1"
 
 
-def test_serve_https_answers_over_tls(tmp_path):
+@contextmanager
+def https_server(tmp_path: Path) -> Iterator[tuple[str, ssl.SSLContext]]:
+    """``tileref serve --https`` on a free loopback port: its base URL and a TLS context that
+    trusts its self-signed certificate."""
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "webui", "serve", "--https", "--host", "127.0.0.1",
@@ -49,14 +54,18 @@ def test_serve_https_answers_over_tls(tmp_path):
     try:
         line = server.stdout.readline()
         assert f"https://127.0.0.1:{port}/" in line
-        context = ssl.create_default_context(cafile=str(tmp_path / "instance" /
-                                                        "tileref-cert.pem"))
-        with urllib.request.urlopen(f"https://127.0.0.1:{port}/api/games", context=context,
-                                    timeout=30) as response:
-            assert response.status == 200
+        yield f"https://127.0.0.1:{port}", ssl.create_default_context(
+            cafile=str(tmp_path / "instance" / "tileref-cert.pem"))
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_serve_https_answers_over_tls(tmp_path):
+    with https_server(tmp_path) as (base, context):
+        with urllib.request.urlopen(f"{base}/api/games", context=context,
+                                    timeout=30) as response:
+            assert response.status == 200
 
 
 def test_missing_webcam_is_one_line_exit_2(tmp_path):
@@ -92,3 +101,21 @@ def test_make_run_serves_every_interface_and_prints_the_tablet_address(tmp_path)
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_https_sets_a_secure_cookie_and_streams_events(tmp_path):
+    """Behind the TLS front: the session cookie is Secure, and an event stream comes through."""
+    import json
+
+    with https_server(tmp_path) as (base, context):
+        with urllib.request.urlopen(f"{base}/", context=context, timeout=30) as response:
+            cookie = response.headers["Set-Cookie"]
+        assert "Secure" in cookie and "SameSite=Lax" in cookie
+        request = urllib.request.Request(f"{base}/api/games", method="POST", data=json.dumps(
+            {"ruleset": "archipelago", "players": [{"name": "Ann", "seat": "S"},
+                                                   {"name": "Bo", "seat": "N"}]}).encode())
+        with urllib.request.urlopen(request, context=context, timeout=30) as response:
+            game_id = json.loads(response.read())["id"]
+        with urllib.request.urlopen(f"{base}/api/games/{game_id}/events", context=context,
+                                    timeout=30) as stream:
+            assert stream.readline().startswith(b"event: state")

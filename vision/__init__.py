@@ -32,7 +32,7 @@ from __future__ import annotations
 from vision.board.locate import SIDES, BoardLocation, find_board, south_at
 from vision.board.rectify import RectifiedBoard, check_corners, photo_cell_px, rectify
 from vision.errors import BoardNotFoundError, ImageError, ImageQualityError, VisionError
-from vision.image import load_image
+from vision.image import load_image, load_thumbnail
 from vision.known import KNOWN_TILE_SURE, Doubts, settle
 from vision.overlay import draw_overlay, save_overlay
 from vision.playerboard import PlayerBoardConfig, PlayerBoardReading, read_player_board
@@ -78,6 +78,7 @@ __all__ = [
     "draw_overlay",
     "find_board",
     "load_image",
+    "load_thumbnail",
     "maybe_tile_cells",
     "off_square_cells",
     "other_tile_sets",

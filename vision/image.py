@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import struct
 import sys
 import tempfile
 import threading
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps, JpegImagePlugin, UnidentifiedImageError
 
 from vision.errors import ImageError
 
@@ -33,6 +34,9 @@ MAX_PIXELS = 52_000_000
 HEIC, whole. A larger JPEG is decoded smaller (:data:`_JPEG_REDUCTIONS`); a larger image of
 another format is refused."""
 MAX_BYTES = 40_000_000
+MAX_ASPECT = 6
+"""The longest side may be this many times the shortest: a phone's panorama mode is the most a
+camera makes of a board (a 21:9 phone photo is 2.3 to 1)."""
 
 _JPEG_REDUCTIONS = ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
                     (8, cv2.IMREAD_REDUCED_COLOR_8))
@@ -134,19 +138,44 @@ def _check_complete(data: bytes, kind: str, name: str) -> None:
             raise ImageError(f"{name}: truncated or corrupt PNG (no IEND chunk)")
 
 
-def _header_size(data: bytes, name: str) -> tuple[int, int]:
-    """(width, height) from the header alone, so huge images are refused before decoding."""
+def _header_size(data: bytes, kind: str, name: str) -> tuple[int, int]:
+    """(width, height) from the header alone, so huge images are refused before decoding.
+
+    A JPEG's header is read by Pillow's JPEG plugin itself, without ``Image.open``'s
+    decompression-bomb check: that check refuses anything over 179 MP, and a 200 MP phone's
+    16320 x 12240 JPEG is decoded here at a half (:data:`_JPEG_REDUCTIONS`), so it was refused
+    as "too big" though nothing big would have been decoded. Every other format is decoded
+    whole, and its own pixel cap is far under Pillow's.
+    """
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # Pillow's DecompressionBombWarning: we check below
+            if kind == "JPEG":
+                with JpegImagePlugin.JpegImageFile(io.BytesIO(data)) as header:
+                    return header.size
             with Image.open(io.BytesIO(data)) as header:
                 return header.size
     except UnidentifiedImageError:  # its message names a Python object, no use to a person
         raise ImageError(f"{name}: corrupt image header") from None
-    except (OSError, SyntaxError, ValueError) as error:
+    except (OSError, SyntaxError, ValueError, struct.error) as error:
         raise ImageError(f"{name}: corrupt image header ({error})") from None
     except Image.DecompressionBombError:
         raise ImageError(f"{name}: image dimensions too big") from None
+
+
+def _check_shape(width: int, height: int, name: str) -> None:
+    """Refuse, from the header, an image no camera makes: no pixels, or a long thin strip.
+
+    Why: every later step scales by the image's sides, not its pixel count. A 470-byte PNG of
+    1 x 100000 pixels is within any pixel cap, yet the steady-view thumbnail, 96 pixels wide,
+    came out 9.6 million pixels high (8.9 GB, 47-105 s), and OpenCV's resizes refused 1 x 60000
+    with an error the user could do nothing with.
+    """
+    if width <= 0 or height <= 0:
+        raise ImageError(f"{name}: image has no pixels")
+    if max(width, height) > MAX_ASPECT * min(width, height):
+        raise ImageError(f"{name}: image is {width}x{height} pixels: no photo of a board is "
+                         f"that long and thin (the limit is {MAX_ASPECT} to 1)")
 
 
 _DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")
@@ -216,6 +245,29 @@ def _reduced_jpeg_flags(width: int, height: int, max_pixels: int) -> int | None:
     return None
 
 
+def _checked_header(data: bytes, name: str, max_pixels: int) -> tuple[str, int, int, int]:
+    """The format of ``data``, its width and height, and the imdecode flags that bring it
+    within ``max_pixels``
+    (:func:`_reduced_jpeg_flags`), from its header alone; whatever cannot be decoded sanely
+    (not an image, truncated, no pixels, a strip, too big) is refused in one line first."""
+    kind = _sniff_format(data)
+    if kind is None:
+        raise ImageError(f"{name}: not an image (expected JPEG, PNG, WebP, HEIC or AVIF)")
+    _check_complete(data, kind, name)
+    if kind == "HEIF":
+        _open_heif()
+    width, height = _header_size(data, kind, name)
+    _check_shape(width, height, name)
+    flags: int | None = cv2.IMREAD_COLOR
+    if width * height > max_pixels:
+        flags = _reduced_jpeg_flags(width, height, max_pixels) if kind == "JPEG" else None
+    if flags is None:
+        limit = (f"{64 * max_pixels:,} pixels for a JPEG" if kind == "JPEG"
+                 else f"{max_pixels:,} pixels: save it as a JPEG, or smaller")
+        raise ImageError(f"{name}: image too big ({width}x{height} pixels; the limit is {limit})")
+    return kind, width, height, flags
+
+
 def load_image(
     source: str | Path | bytes,
     *,
@@ -232,22 +284,7 @@ def load_image(
     """
     name = Path(source).name if isinstance(source, (str, Path)) else "image"
     data = _read_bytes(source, max_bytes)
-    kind = _sniff_format(data)
-    if kind is None:
-        raise ImageError(f"{name}: not an image (expected JPEG, PNG, WebP, HEIC or AVIF)")
-    _check_complete(data, kind, name)
-    if kind == "HEIF":
-        _open_heif()
-    width, height = _header_size(data, name)
-    if width <= 0 or height <= 0:
-        raise ImageError(f"{name}: image has no pixels")
-    flags: int | None = cv2.IMREAD_COLOR
-    if width * height > max_pixels:
-        flags = _reduced_jpeg_flags(width, height, max_pixels) if kind == "JPEG" else None
-    if flags is None:
-        limit = (f"{64 * max_pixels:,} pixels for a JPEG" if kind == "JPEG"
-                 else f"{max_pixels:,} pixels: save it as a JPEG, or smaller")
-        raise ImageError(f"{name}: image too big ({width}x{height} pixels; the limit is {limit})")
+    kind, _, _, flags = _checked_header(data, name, max_pixels)
     if kind in _PILLOW_ONLY:
         return np.ascontiguousarray(_decode_with_pillow(data, kind, name))
     buffer = np.frombuffer(data, dtype=np.uint8)
@@ -265,4 +302,48 @@ def load_image(
                          "photo is lost, so send or take it again")
     if image.dtype != np.uint8:
         image = cv2.convertScaleAbs(image, alpha=255.0 / max(1, int(image.max())))
+    return np.ascontiguousarray(image)
+
+
+_JPEG_SCALES = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
+                (2, cv2.IMREAD_REDUCED_COLOR_2), (1, cv2.IMREAD_COLOR))
+
+
+def load_thumbnail(source: bytes, side: int, *, max_pixels: int = MAX_PIXELS,
+                   max_bytes: int = MAX_BYTES) -> np.ndarray:
+    """A small BGR copy of a photo, ``side`` pixels on its longer side (or less, never
+    enlarged), made in a millisecond or two: a JPEG is decoded at the smallest of libjpeg's
+    scales that is still at least that big, so a 1280 x 960 camera frame costs an eighth of
+    its decoding.
+
+    What a live camera's frames are compared by (``webui.framegate``): most of them show the
+    same still board as the one before, and need no reading. The header is checked as
+    :func:`load_image` checks it (the same refusals, in one line); a damaged JPEG is not looked
+    for, the frame's full decoding does that when it is read.
+    """
+    data = _read_bytes(source, max_bytes)
+    kind, width, height, flags = _checked_header(data, "image", max_pixels)
+    longer = max(width, height)
+    if kind in _PILLOW_ONLY:
+        image = _decode_with_pillow(data, kind, "image")
+    else:
+        if kind == "JPEG":
+            flags = next(flag for scale, flag in _JPEG_SCALES
+                         if -(-longer // scale) >= min(side, longer) or scale == 1)
+        try:
+            decoded = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flags)
+        except cv2.error:
+            decoded = None
+        if decoded is None or decoded.size == 0:
+            raise ImageError(f"image: corrupt {kind} data, cannot decode")
+        image = np.asarray(decoded)
+        if image.dtype != np.uint8:
+            image = cv2.convertScaleAbs(image, alpha=255.0 / max(1, int(image.max())))
+        if image.ndim == 2:
+            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    height, width = image.shape[:2]
+    scale = side / max(height, width)
+    if scale < 1.0:
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(image)

@@ -37,7 +37,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         CALIBRATION_DIR=str(instance / "calibration"),
         MAX_CONTENT_LENGTH=MAX_CONTENT_LENGTH,
         SSE_KEEPALIVE=15.0,
+        SSE_STREAMS=48,      # event streams open at once (each holds a worker thread)...
+        SSE_SECONDS=120.0,   # ...each at most this long before its screen reconnects
+        SSE_RETRY_MS=5000,   # when a screen comes back after its stream ended or was full
         CAMERA=None,
+        # The session cookie (an id only: webui.views.common.session_id) is sent with a
+        # cross-site navigation but not with another site's form post; `tileref serve --https`
+        # sets SESSION_COOKIE_SECURE.
+        SESSION_COOKIE_SAMESITE="Lax",
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

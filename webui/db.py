@@ -1,11 +1,13 @@
 """The game database: SQLite from the standard library, one file in the app's instance folder.
 
-Two tables. ``games`` holds what a game was created with (its spec) and a hash of its token;
+Three tables. ``games`` holds what a game was created with (its spec) and a hash of its token;
 ``events`` is the append-only log of everything that happened to a game (moves with their
 verdicts, undos, corrections, tiles lifted off). The state is never stored: it is rebuilt by
 replaying the log, so what was acknowledged survives a ``kill -9`` (WAL, synchronous=FULL) and
 nothing can drift between "the state" and "the history". Triggers refuse UPDATE and DELETE on
-events, so append-only is enforced by the database, not by good manners.
+events, so append-only is enforced by the database, not by good manners. ``browser_tokens``
+holds the game tokens of each browser session (under a hash of its id), which the session
+cookie once carried itself.
 """
 
 from __future__ import annotations
@@ -36,6 +38,13 @@ CREATE TABLE IF NOT EXISTS events (
     payload     TEXT NOT NULL,
     created_at  REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS browser_tokens (
+    session_hash TEXT NOT NULL,
+    game_id     TEXT NOT NULL REFERENCES games(id),
+    token       TEXT NOT NULL,
+    created_at  REAL NOT NULL,
+    PRIMARY KEY (session_hash, game_id)
 );
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
@@ -158,3 +167,19 @@ def last_seq(connection: sqlite3.Connection, game_id: str) -> int:
         "SELECT COALESCE(MAX(seq), 0) AS seq FROM events WHERE game_id = ?", (game_id,)
     ).fetchone()
     return int(row["seq"])
+
+
+def remember_browser_token(connection: sqlite3.Connection, session_hash: str, game_id: str,
+                           token: str) -> None:
+    with transaction(connection):
+        connection.execute(
+            "INSERT OR REPLACE INTO browser_tokens (session_hash, game_id, token, created_at) "
+            "VALUES (?, ?, ?, ?)", (session_hash, game_id, token, time.time()))
+
+
+def browser_token(connection: sqlite3.Connection, session_hash: str,
+                  game_id: str) -> str | None:
+    row = connection.execute(
+        "SELECT token FROM browser_tokens WHERE session_hash = ? AND game_id = ?",
+        (session_hash, game_id)).fetchone()
+    return None if row is None else str(row["token"])

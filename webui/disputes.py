@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,15 +20,17 @@ from referee.boardtext import BoardTextError, Tile, parse_board_text
 from referee.cells import SEAT_ORDER, Cell, Seat
 from referee.game import Game, Verdict, new_game
 from webui import photos
-from webui.errors import ServiceError, Unreadable, one_line
+from webui.errors import ServiceError, TooMany, Unreadable, one_line
 from webui.photos import Photos, tile_set_option
 from webui.store import seats_players
-from webui.wordlists import WordLists, is_list_name
+from webui.wordlists import WordLists
 
 log = logging.getLogger(__name__)
 
 KEEP_UPLOADS = 50
 """Dispute photos kept in the instance folder."""
+PHOTO_WAIT_SECONDS = 20.0
+_READING_PHOTO = threading.BoundedSemaphore(1)
 
 
 @dataclass(frozen=True)
@@ -90,10 +93,17 @@ class Disputes:
         found is a 422 that says where the grid was, if it was found."""
         from vision import VisionError
 
+        tiles = tile_set_option(tiles)
+        # One photo at a time: a dispute's reading takes a core for a second or more, and the
+        # tables' cameras need the others (each client's photos are also counted: quotas).
+        if not _READING_PHOTO.acquire(timeout=PHOTO_WAIT_SECONDS):
+            raise TooMany("the server is reading other photos: try again in a moment")
         try:
-            reading = photos.read_board(image, corners, tile_set_option(tiles), single=True)
+            reading = photos.read_board(image, corners, tiles, single=True)
         except VisionError as error:
             raise Unreadable(one_line(error), getattr(error, "corners", None)) from None
+        finally:
+            _READING_PHOTO.release()
         if not overlay:
             return DisputeReading(reading)
         return DisputeReading(reading, photos.overlay_png(image, reading),
@@ -123,8 +133,11 @@ class Disputes:
         seated = seats_players(ruleset)
         players = body.get("players") or default_players(seated, tiles, mover)
         options = body.get("options") or {}
-        if not isinstance(options, dict) or not is_list_name(options.get("wordlist", "enable")):
-            raise ServiceError("'options.wordlist' must be 'enable' or an uploaded list")
+        if not isinstance(options, dict):
+            raise ServiceError("'options' must be an object")
+        # Named, and there, before the referee looks: its refusal names the folder it looked
+        # in, and a server's paths are nobody's business.
+        self.wordlists.check_for_game(options.get("wordlist", "enable"))
         try:
             game = new_game(ruleset, players, options=options,
                             position={"board": board, "to_move": mover},

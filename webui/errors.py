@@ -42,6 +42,12 @@ class Conflict(ServiceError):
     status = 409
 
 
+class TooMany(ServiceError):
+    """Over a quota: too many uploads from one address a minute, or too many kept."""
+
+    status = 429
+
+
 class Unreadable(ServiceError):
     """A well-formed photo in which no board could be read; ``corners`` are where the grid was
     found when the photo was refused after that (a blur, a hand), else None."""

@@ -8,13 +8,14 @@ know nothing of HTTP.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from webui.disputes import Disputes
 from webui.live import LiveConfig
 from webui.photos import Photos
+from webui.quotas import Quota
 from webui.store import GameStore
 from webui.table import Table
 from webui.wordlists import WordLists
@@ -26,6 +27,16 @@ EXTENSION = "tileref"
 
 
 @dataclass(frozen=True)
+class Quotas:
+    """Uploads a client may make (``webui.quotas``): word lists are kept for good, dispute
+    photos until fifty newer ones came, games for good."""
+
+    wordlists: Quota = field(default_factory=lambda: Quota("word list uploads", 6, 10))
+    photos: Quota = field(default_factory=lambda: Quota("photo uploads", 30, 20))
+    games: Quota = field(default_factory=lambda: Quota("new games", 120, 120))
+
+
+@dataclass(frozen=True)
 class Services:
     """The game store, the tables, disputes, word lists and photo decoding of one app."""
 
@@ -34,6 +45,7 @@ class Services:
     disputes: Disputes
     wordlists: WordLists
     photos: Photos
+    quotas: Quotas
 
     @classmethod
     def from_config(cls, config: Any) -> Services:
@@ -45,7 +57,7 @@ class Services:
         store = GameStore(Path(config["DATABASE"]), wordlists)
         table = Table(store, photos, live_config, Path(config["CALIBRATION_DIR"]))
         disputes = Disputes(Path(config["UPLOAD_DIR"]), photos, wordlists)
-        return cls(store, table, disputes, wordlists, photos)
+        return cls(store, table, disputes, wordlists, photos, Quotas())
 
     def init_app(self, app: Flask) -> None:
         app.extensions[EXTENSION] = self

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 import secrets
 import sqlite3
@@ -32,7 +33,12 @@ from webui.events import GameSession, ReplayError
 from webui.wordlists import WordLists
 
 GAME_ID = re.compile(r"^[0-9a-f]{1,32}$")
-PROFILE_NAME = re.compile(r"^[\w.-]+$")
+PROFILE_NAME = re.compile(r"^[\w.-]{1,64}$")
+"""A calibration profile's name: a file's stem in the instance folder (a name over 255
+characters once broke every steady frame of its game: the file system refuses such a name)."""
+MAX_SPEC_CHARS = 20_000
+"""A game's setup as stored (players, options, a starting position): a 15 x 15 position is
+under 1,000 characters; anything past this is refused before it reaches the database."""
 
 Listener = Callable[[str, str, dict[str, Any]], None]
 """Told of each event recorded: the game's id, the event's kind and its payload."""
@@ -53,25 +59,40 @@ def hash_token(token: str) -> str:
 
 
 class ChangeFeed:
-    """A version number per game, raised on every change; the event streams wait on it."""
+    """A version number per game, raised on every change; the event streams wait on it.
+
+    One condition per game: with one for all, every change of any table woke every screen's
+    stream of every game to look (fifty tables' cameras change their status several times a
+    second, and a club night has a hundred screens).
+    """
 
     def __init__(self) -> None:
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
         self._versions: dict[str, int] = {}
+        self._changed: dict[str, threading.Condition] = {}
+
+    def _condition(self, game_id: str) -> threading.Condition:
+        with self._lock:
+            condition = self._changed.get(game_id)
+            if condition is None:
+                condition = self._changed[game_id] = threading.Condition(self._lock)
+            return condition
 
     def version(self, game_id: str) -> int:
-        with self._changed:
+        with self._lock:
             return self._versions.get(game_id, 0)
 
     def notify(self, game_id: str) -> None:
-        with self._changed:
+        condition = self._condition(game_id)
+        with condition:
             self._versions[game_id] = self._versions.get(game_id, 0) + 1
-            self._changed.notify_all()
+            condition.notify_all()
 
     def wait_for_change(self, game_id: str, since: int, timeout: float) -> int:
         """The game's version once it differs from ``since``, or after ``timeout`` seconds."""
-        with self._changed:
-            self._changed.wait_for(lambda: self._versions.get(game_id, 0) != since, timeout)
+        condition = self._condition(game_id)
+        with condition:
+            condition.wait_for(lambda: self._versions.get(game_id, 0) != since, timeout)
             return self._versions.get(game_id, 0)
 
 
@@ -138,12 +159,17 @@ class GameStore:
         calibration = table.get("calibration")
         if calibration:
             if not isinstance(calibration, str) or not PROFILE_NAME.match(calibration):
-                raise ServiceError("'table.calibration' must be a profile's name")
+                raise ServiceError("'table.calibration' must be a profile's name (letters, "
+                                   "digits, '.', '-' and '_', at most 64)")
             spec["table"]["calibration"] = calibration
         if body.get("position") is not None:
             if not isinstance(body["position"], dict):
                 raise ServiceError("'position' must be an object")
             spec["position"] = body["position"]
+        size = len(json.dumps(spec))
+        if size > MAX_SPEC_CHARS:
+            raise ServiceError(f"the game's setup is {size:,} characters long (players, "
+                               f"options, position): at most {MAX_SPEC_CHARS:,}")
         return spec
 
     def game_ids(self, limit: int = 50) -> list[dict[str, Any]]:
@@ -197,6 +223,20 @@ class GameStore:
         assert row is not None
         if not hmac.compare_digest(row.token_hash, hash_token(token)):
             raise Forbidden("wrong token for this game")
+
+    def remember_browser_token(self, session_id: str, game_id: str, token: str) -> None:
+        """Keep ``token`` for the browser session ``session_id`` (only if it is the game's:
+        an old cookie's token is checked before it is kept)."""
+        with self._db_lock:
+            row = db.find_game(self._connection, game_id) if GAME_ID.match(game_id) else None
+            if row is None or not hmac.compare_digest(row.token_hash, hash_token(token)):
+                return
+            db.remember_browser_token(self._connection, hash_token(session_id), game_id, token)
+
+    def browser_token(self, session_id: str, game_id: str) -> str | None:
+        """The token a browser session holds for a game, if it holds one."""
+        with self._db_lock:
+            return db.browser_token(self._connection, hash_token(session_id), game_id)
 
     def state(self, game_id: str) -> dict[str, Any]:
         """``tileref judge``'s ``final`` plus ``moves`` and the log's extras (the table adds

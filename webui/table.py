@@ -29,6 +29,7 @@ from vision import Doubts, settle
 from webui import events, live
 from webui.errors import Conflict, ServiceError, one_line
 from webui.events import GameSession
+from webui.framegate import FrameGate, Pass
 from webui.photos import Photos, parse_corners, read_board
 from webui.store import GameStore
 
@@ -74,6 +75,7 @@ class Table:
         self._live: dict[str, live.LiveTable] = {}
         self._live_lock = threading.Lock()
         self._active_game: str | None = None
+        self.gate = FrameGate(store.changes.version)
         store.subscribe(self._after_event)
 
     def _after_event(self, game_id: str, kind: str, payload: dict[str, Any]) -> None:
@@ -231,12 +233,33 @@ class Table:
     # -- the camera ------------------------------------------------------------------------
 
     def frame(self, game_id: str, data: bytes) -> FrameAnswer:
-        """POST /api/games/<id>/frames: one camera frame → reading, verdict, what we wait for."""
-        from vision import VisionError
+        """POST /api/games/<id>/frames: one camera frame → reading, verdict, what we wait for.
 
+        Through the gate first (``webui.framegate``): the same still picture again is answered
+        at once, and a table's frames wait their turn to be read, the latest one winning.
+        """
         refused = _board_play_refused(self.store.session(game_id))
         if refused:
             raise ServiceError(refused)
+        with self.gate.admit(game_id, data) as admitted:
+            live_table = self._live.get(game_id)
+            if admitted.way is Pass.UNCHANGED:
+                if live_table is not None:  # what it waits for is still news, not 10 s old
+                    live_table.status.updated_at = time.time()
+                return admitted.answer
+            if admitted.way is Pass.SKIPPED:
+                return FrameAnswer(live_table.status.waiting_for if live_table else
+                                   live.WAIT_STEADY, "busy reading the frames before it",
+                                   skipped=True)
+            answer = self._read_frame(game_id, data)
+            if answer.waiting_for != live.WAIT_STEADY:  # settled: the same picture, same answer
+                admitted.settled(answer)
+            return answer
+
+    def _read_frame(self, game_id: str, data: bytes) -> FrameAnswer:
+        """A frame the gate let through: decoded, checked for a steady view, read, judged."""
+        from vision import VisionError
+
         # Decoded before the live table is touched: a frame that is no image changes nothing
         # (a few milliseconds, against the tenth of a second a frame takes to read).
         image = self.photos.frame(data)
@@ -275,14 +298,12 @@ class Table:
         name = session.spec.get("table", {}).get("calibration")
         if not name or self.calibration_dir is None:
             return None
-        path = self.calibration_dir / f"{name}.json"
-        if not path.is_file():
-            return None
         from calibration.profile import CalibrationProfile
 
         try:
-            return CalibrationProfile.load(path).corners_for(image)
-        except ValueError:  # a broken profile: find the board in the frame instead
+            return CalibrationProfile.load(self.calibration_dir / f"{name}.json"
+                                           ).corners_for(image)
+        except (ValueError, OSError):  # no such, or a broken profile: find the board instead
             return None
 
     def judge_reading(self, game_id: str, table: live.LiveTable, reading: Any) -> FrameAnswer:

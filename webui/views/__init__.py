@@ -1,5 +1,6 @@
 """The blueprints, one per feature: ``api`` (the game's JSON API), ``table`` (the game pages),
-``live`` (the camera), ``dispute`` (a photo with no game); and the one error handler.
+``live`` (the camera), ``dispute`` (a photo with no game); the one error handler; and the
+guard every request passes (``guard``: CSRF, cross-site writes, the frame-protection headers).
 
 Views stay thin: they parse a request (``webui.views.common``), call one service
 (``webui.services``) and turn the answer into a response.
@@ -15,8 +16,9 @@ if TYPE_CHECKING:
 
 def init_app(app: Flask) -> None:
     """Register every blueprint and the error handler on ``app``."""
-    from webui.views import api, dispute, errors, live, table
+    from webui.views import api, dispute, errors, guard, live, table
 
     for blueprint in (api.bp, table.bp, live.bp, dispute.bp):
         app.register_blueprint(blueprint)
     errors.init_app(app)
+    guard.init_app(app)

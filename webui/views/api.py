@@ -8,6 +8,8 @@ routes are ``webui.views.live``'s, the dispute's (a photo with no game) ``webui.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +20,7 @@ from referee.colonization import ENGLISH
 from webui import photos
 from webui.errors import ServiceError
 from webui.services import services
-from webui.views.common import authorise, image_bytes, json_body, uploaded
+from webui.views.common import authorise, client_address, image_bytes, json_body, uploaded
 from webui.wording import sale_checks
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -28,7 +30,9 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 @bp.post("/games")
 def create_game() -> Any:
-    return jsonify(services().store.create_game(json_body())), 201
+    body = json_body()
+    services().quotas.games.take(client_address())
+    return jsonify(services().store.create_game(body)), 201
 
 
 @bp.get("/games")
@@ -87,27 +91,56 @@ def gcg(game_id: str) -> Any:
 
 @bp.get("/games/<game_id>/events")
 def events(game_id: str) -> Any:
-    """Server-Sent Events: the state each time it changes (and a comment now and then)."""
+    """Server-Sent Events: the state each time it changes (and a comment now and then).
+
+    A stream holds a worker thread for as long as it is open, so at most ``SSE_STREAMS`` are
+    open at once, each for at most ``SSE_SECONDS``; past that cap a screen gets the state once
+    and is asked (``retry``) to come back in ``SSE_RETRY_MS``, and its browser's EventSource
+    does so by itself. Three hundred idle screens thus cannot take the threads the cameras and
+    the players need.
+    """
     table, changes = services().table, services().store.changes
     services().store.session(game_id)
-    keepalive = float(current_app.config["SSE_KEEPALIVE"])
+    config = current_app.config
+    keepalive = float(config["SSE_KEEPALIVE"])
+    lifetime = float(config["SSE_SECONDS"])
+    retry = f"retry: {int(config['SSE_RETRY_MS'])}\n\n"
+    slots = _stream_slots(current_app)
     once = request.args.get("once") == "1"
 
     def stream() -> Iterator[str]:
-        version = changes.version(game_id)
-        yield _sse(table.state(game_id))
-        if once:
-            return
-        while True:
-            new = changes.wait_for_change(game_id, version, keepalive)
-            if new == version:
-                yield ": still here\n\n"
-                continue
-            version = new
+        # Counted once the stream runs: a response never started is never closed.
+        admitted = not once and slots.acquire(blocking=False)
+        try:
+            version = changes.version(game_id)
             yield _sse(table.state(game_id))
+            if not admitted:
+                yield retry
+                return
+            ends = time.monotonic() + lifetime
+            while (left := ends - time.monotonic()) > 0:
+                new = changes.wait_for_change(game_id, version, min(keepalive, left))
+                if new == version:
+                    yield ": still here\n\n"
+                    continue
+                version = new
+                yield _sse(table.state(game_id))
+            yield retry
+        finally:
+            if admitted:
+                slots.release()
 
     return Response(stream(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _stream_slots(app: Any) -> threading.BoundedSemaphore:
+    """The app's open event streams, counted (``SSE_STREAMS`` at most)."""
+    slots = app.extensions.get("tileref.streams")
+    if slots is None:
+        slots = app.extensions.setdefault(
+            "tileref.streams", threading.BoundedSemaphore(int(app.config["SSE_STREAMS"])))
+    return slots
 
 
 def _sse(state: dict[str, Any]) -> str:
@@ -117,6 +150,7 @@ def _sse(state: dict[str, Any]) -> str:
 @bp.post("/wordlists")
 def upload_wordlist() -> Any:
     data = uploaded("file", "send the word list as the multipart field 'file'")
+    services().quotas.wordlists.take(client_address())
     return jsonify(services().wordlists.add(data)), 201
 
 

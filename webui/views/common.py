@@ -2,19 +2,23 @@
 game tokens this browser holds.
 
 A game's token is returned once, at creation. The API's caller keeps it; a browser that created
-the game from the new-game form keeps it in its signed session (:func:`remember_token`), so the
+the game from the new-game form has it kept under its session (:func:`remember_token`), so the
 pages can hand it to their scripts (:func:`token_for`).
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import request, session
 
+from referee.gamefile import has_lone_surrogate
 from referee.tiles import load_tile_set, tile_set_names
 from webui.errors import ServiceError
 from webui.services import services
+
+SESSION_KEY = "sid"
 
 
 def json_body() -> Any:
@@ -25,6 +29,9 @@ def json_body() -> Any:
         body = None
     if body is None:
         raise ServiceError("the body must be JSON")
+    if has_lone_surrogate(body):
+        raise ServiceError("the body holds a lone surrogate (such as \\ud800), which is no "
+                           "character: send valid Unicode text")
     return body
 
 
@@ -60,16 +67,44 @@ def image_bytes() -> bytes:
     return data
 
 
+def client_address() -> str:
+    """Who sent the request, as the upload quotas count them: the peer's address (behind
+    ``--https``'s TLS front, the address the front saw: ``webui.tls``)."""
+    return request.remote_addr or ""
+
+
+def session_id(create: bool = False) -> str | None:
+    """This browser's session id, made (and set in its cookie) when ``create``.
+
+    The cookie (Flask's signed session, so it cannot be forged) holds this random id and
+    nothing else; the game tokens the browser holds are kept in the database under it. The
+    cookie carried every token once: past about a hundred games it outgrew the 4 KB a browser
+    keeps, and was dropped with them. A cookie of that time has its tokens moved over.
+    """
+    sid = session.get(SESSION_KEY)
+    legacy = session.pop("tokens", None)
+    if not isinstance(sid, str) and (create or legacy):
+        sid = secrets.token_urlsafe(24)
+        session[SESSION_KEY] = sid
+        session.permanent = True
+    if isinstance(legacy, dict) and isinstance(sid, str):
+        for game_id, token in legacy.items():
+            if isinstance(game_id, str) and isinstance(token, str):
+                services().store.remember_browser_token(sid, game_id, token)
+    return sid if isinstance(sid, str) else None
+
+
 def remember_token(game_id: str, token: str) -> None:
-    """This browser created the game: keep its token in the signed session."""
-    tokens = dict(session.get("tokens", {}))
-    tokens[game_id] = token
-    session["tokens"] = tokens
+    """This browser created the game: keep its token under the browser's session."""
+    sid = session_id(create=True)
+    assert sid is not None
+    services().store.remember_browser_token(sid, game_id, token)
 
 
 def token_for(game_id: str) -> str | None:
-    """The game's token if this browser created the game (kept in its signed session)."""
-    return session.get("tokens", {}).get(game_id)
+    """The game's token if this browser created the game (kept under its session)."""
+    sid = session_id()
+    return None if sid is None else services().store.browser_token(sid, game_id)
 
 
 def _tile_set_label(name: str) -> str:

@@ -29,7 +29,7 @@ from webui.errors import ServiceError
 from webui.photos import browser_jpeg, parse_corners, tile_set_option
 from webui.screens import draw_board
 from webui.services import services
-from webui.views.common import TILE_SET_NAMES, image_bytes, json_body
+from webui.views.common import TILE_SET_NAMES, client_address, image_bytes, json_body
 from webui.wording import describe
 
 bp = Blueprint("dispute", __name__)
@@ -66,6 +66,7 @@ def dispute_upload() -> Any:
     upload = request.files.get("photo")
     if upload is None or not upload.filename:
         raise ServiceError("choose a photo of the board")
+    services().quotas.photos.take(client_address())
     photo_id = services().disputes.keep(upload.read())
     return redirect(_dispute_url(photo_id, tiles))
 
@@ -182,6 +183,7 @@ def read_photo() -> Any:
                        "'corners' must be JSON: four [x, y] points")
     overlay = request.args.get("overlay") == "1"
     tiles = request.form.get("tiles") or request.args.get("tiles") or "english"
+    services().quotas.photos.take(client_address())
     read = services().disputes.read_photo(image_bytes(), corners, overlay=overlay, tiles=tiles)
     return jsonify(read.to_json() if overlay else read.reading.to_json())
 

@@ -8,6 +8,7 @@ that changed nothing) all become responses here; no stack trace reaches a player
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
@@ -43,10 +44,20 @@ def init_app(app: Flask) -> None:
             return jsonify({"error": message}), status
         return render_template("error.html", status=status, message=message), status
 
+    folders = sorted({app.instance_path, app.root_path, str(Path(app.root_path).parent)},
+                     key=len, reverse=True)
+
+    def without_paths(message: str) -> str:
+        """A refusal that quotes a file of the server's names it by its name alone: where
+        the server keeps its files is no player's business (``/api/judge`` said it once)."""
+        for folder in folders:
+            message = message.replace(folder + "/", "").replace(folder, "…")
+        return message
+
     @app.errorhandler(ServiceError)
     def refused(error: ServiceError) -> Any:
         # A refusal under /api/ is JSON for the program that asked; a page gets a page.
-        return respond(error.status, str(error), _under_api())
+        return respond(error.status, without_paths(str(error)), _under_api())
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

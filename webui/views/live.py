@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 
 from webui.screens import panel_context
 from webui.services import services
-from webui.views.common import authorise, image_bytes, json_body, token_for
+from webui.views.common import authorise, bearer_token, image_bytes, json_body, token_for
 from webui.views.table import boardless
 from webui.wording import describe, labels
 
@@ -43,6 +43,9 @@ def post_frame(game_id: str) -> Any:
 
 @bp.get("/api/games/<game_id>/frame.jpg")
 def last_frame(game_id: str) -> Any:
+    """The camera's last frame: a photo of the players' table, so only for whoever holds the
+    game's token (sent as a bearer token, or held by this browser's session)."""
+    services().store.check_token(game_id, bearer_token() or token_for(game_id))
     frame = services().table.last_frame_jpeg(game_id)
     if frame is None:
         return jsonify({"error": "no camera frame yet"}), 404

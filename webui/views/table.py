@@ -16,7 +16,7 @@ from webui.photos import tile_set_option
 from webui.screens import SCREENS, panel_context
 from webui.services import services
 from webui.store import seats_players
-from webui.views.common import TILE_SET_NAMES, remember_token, token_for
+from webui.views.common import TILE_SET_NAMES, client_address, remember_token, token_for
 from webui.wording import SEAT_NAMES
 
 bp = Blueprint("table", __name__)
@@ -65,7 +65,9 @@ def create_game() -> Any:
     if form.get("wordlist") == "upload":
         if upload is None or not upload.filename:
             raise ServiceError("choose a word list file to upload")
+        services().quotas.wordlists.take(client_address())
         options["wordlist"] = services().wordlists.add(upload.read())["wordlist"]
+    services().quotas.games.take(client_address())
     created = services().store.create_game({
         "ruleset": ruleset, "players": players, "options": options,
         "table": {"camera_side": form.get("camera_side", "S"),
