@@ -53,7 +53,8 @@ from lab.truth import (
 from referee.cells import Cell, Seat
 from referee.tiles import load_tile_set
 from vision import DEFAULT_CONFIG, VisionError, load_image, read_board, rectify
-from vision.letters.classify import BLANK, CROP_PAD
+from vision.letters.classify import BLANK
+from vision.letters.tuning import CROP_PAD
 
 PHOTOS = DEV_PHOTOS
 REAL = (

@@ -43,7 +43,7 @@ from vision import (
     load_image,
     read_board,
 )
-from vision.read import MARKS_FOR_ANOTHER_SET
+from vision.tuning import MARKS_FOR_ANOTHER_SET
 
 RENDERS = 100
 """Boards rendered of each tile set."""

@@ -12,5 +12,6 @@ product's one use of it is ``tileref eval``, which imports it inside the command
   them (``lab/data/truth_errata.csv``, ``lab/data/corner_errata.csv``).
 - :mod:`lab.eval_reading` and :mod:`lab.eval_corners` score the reader and the board finder
   against that truth (``tileref eval``).
-- :mod:`lab.video` writes frames as a video file Chromium plays as a fake camera (browser tests).
+- :mod:`lab.video` writes frames as a video file Chromium plays as a fake camera (browser tests);
+  :mod:`lab.playerboard` prints what a photo of a First Draft player's board reads as.
 """

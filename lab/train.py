@@ -52,9 +52,7 @@ from vision.cells.facecolour import ColourEvidence, colour_evidence
 from vision.cells.occupancy import LOCAL_FEATURES, OccupancyModel, cell_features, game_rules
 from vision.letters.classify import (
     BLANK,
-    CROP_PAD,
     ROTATIONS,
-    WORK_PX,
     TileClassifier,
     class_label,
     features_batch,
@@ -65,7 +63,9 @@ from vision.letters.classify import (
     turn_features,
 )
 from vision.letters.cnn import Cnn
+from vision.letters.tuning import CROP_PAD
 from vision.perceptron import MODELS, Mlp
+from vision.tuning import WORK_PX
 
 
 @dataclass
@@ -616,7 +616,8 @@ CACHE_DIR = Path(os.environ.get("TILEREF_CACHE", Path.home() / ".cache" / "tiler
 
 
 MODEL_CODE = ("lab.train", "vision.letters.classify", "vision.perceptron", "vision.cells.occupancy",
-              "vision.board.cellgrid", "vision.cells.letterevidence", "vision.cells.facecolour",
+              "vision.cells.cellgrid", "vision.cells.letterevidence", "vision.cells.facecolour",
+              "vision.tuning", "vision.cells.tuning", "vision.letters.tuning",
               "lab.tileface", "lab.render.options", "lab.render.camera", "lab.render.surfaces",
               "lab.render.solids", "lab.render.scene", "lab.render.positions",
               "vision.board.rectify", "lab.truth")

@@ -78,7 +78,6 @@ from referee.tiles import load_tile_set
 from vision import DEFAULT_CONFIG
 from vision.letters.classify import (
     BLANK,
-    WORK_PX,
     TileClassifier,
     class_label,
     gray_stack,
@@ -89,6 +88,7 @@ from vision.letters.classify import (
 )
 from vision.letters.cnn import CONVS, HIDDEN, INPUT_MODES, INPUT_PX, Cnn, network_inputs
 from vision.perceptron import MODELS
+from vision.tuning import WORK_PX
 
 EPOCHS = 30
 INPUT_MODE = "crop"

@@ -18,9 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.cells import Cell
+from referee.cells import SIZE, Cell
 
-SIZE = 15
 DEV_PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "photos"
 """The development photos with truth files, where a checkout finds them (``../shared/photos``)."""
 UNLABELLED_PHOTOS = DEV_PHOTOS.parent / "photos-unlabelled"

@@ -23,12 +23,9 @@ from referee.cells import Cell
 from referee.layouts import load_layout
 from tests.test_occupancy import _always_empty_model
 from tests.test_read import house_in_shadow
-from vision.board.cellgrid import symmetric_peers
 from vision.board.rectify import RectifiedBoard, rectify
+from vision.cells.cellgrid import symmetric_peers
 from vision.cells.facecolour import (
-    BLANK_NEAR_SPREADS,
-    BLANK_PEER_SPREADS,
-    DOUBTFUL_PEER_SPREADS,
     ColourEvidence,
     colour_blanks,
     colour_evidence,
@@ -36,15 +33,17 @@ from vision.cells.facecolour import (
     near_distance,
 )
 from vision.cells.letterevidence import board_letters
-from vision.cells.occupancy import (
+from vision.cells.occupancy import OccupancyModel, cell_features, game_rules
+from vision.cells.tuning import (
+    BLANK_NEAR_SPREADS,
+    BLANK_PEER_SPREADS,
+    DOUBTFUL_PEER_SPREADS,
     DOUBTFUL_TILE,
-    OccupancyModel,
-    cell_features,
-    game_rules,
 )
 from vision.image import load_image
 from vision.read import read_board
-from vision.reading import DEFAULT_CONFIG, BoardReading
+from vision.reading import BoardReading
+from vision.tuning import DEFAULT_CONFIG
 
 WOODEN_BLANK_PHOTO = "jheidel__scrabble-opencv__IMG_20151016_170028.jpg"
 """A wooden blank on the grey plain square O10 (truth orientation), beside the O on O9."""

@@ -17,7 +17,7 @@ from referee.cells import Cell
 from vision.board.rectify import grid_homography
 from vision.errors import ImageQualityError
 from vision.read import read_board
-from vision.reading import DISPUTE_CONFIG
+from vision.tuning import DISPUTE_CONFIG
 from vision.warning import WarningCode
 from webui.cli import main
 

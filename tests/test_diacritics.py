@@ -12,9 +12,8 @@ from referee.cells import Cell
 from referee.tiles import load_tile_set
 from vision.board.rectify import rectify
 from vision.image import load_image
-from vision.letters.classify import CROP_PAD, TileClassifier, TileGuess, class_label
+from vision.letters.classify import TileClassifier, TileGuess, class_label
 from vision.letters.diacritics import (
-    MIN_MARK,
     mark_above,
     marked_twins,
     marks_above,
@@ -22,8 +21,10 @@ from vision.letters.diacritics import (
     read_marks,
     unseen_letters,
 )
+from vision.letters.tuning import CROP_PAD, MIN_MARK
 from vision.read import read_board
-from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG, BoardReading
+from vision.reading import BoardReading
+from vision.tuning import DEFAULT_CONFIG, DISPUTE_CONFIG
 from vision.warning import WarningCode, maybe_tile_cells
 
 POLISH = load_tile_set("polish").letters

@@ -18,7 +18,7 @@ from referee.cells import Cell, Seat
 from vision.board.rectify import rectify
 from vision.cells.occupancy import OccupancyModel
 from vision.read import read_board
-from vision.reading import DEFAULT_CONFIG
+from vision.tuning import DEFAULT_CONFIG
 
 
 def across_the_centre(word: str, start: int = 6) -> dict[Cell, Tile]:

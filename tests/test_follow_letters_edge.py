@@ -8,8 +8,8 @@ import pytest
 import vision.read as read
 from vision import quality
 from vision.board.rectify import SIZE, RectifiedBoard
-from vision.letters.classify import CROP_PAD
-from vision.reading import DEFAULT_CONFIG
+from vision.letters.tuning import CROP_PAD
+from vision.tuning import DEFAULT_CONFIG
 
 CELL_PX, MARGIN_PX = 48, 24
 

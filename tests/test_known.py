@@ -6,8 +6,9 @@ import pytest
 
 from referee.boardtext import Tile
 from referee.cells import Cell
-from vision.known import KNOWN_TILE_SURE, Doubts, settle
+from vision.known import Doubts, settle
 from vision.reading import BoardReading, CellReading
+from vision.tuning import KNOWN_TILE_SURE
 from vision.warning import (
     glare_over,
     may_hide_a_tile,

@@ -13,17 +13,12 @@ from lab.truth import DEV_PHOTOS as PHOTOS
 from lab.truth import photo_corners, read_truth
 from vision.blobs import label_maps
 from vision.board.rectify import RectifiedBoard, rectify
-from vision.cells.letterevidence import sure_letter_tiles
-from vision.cells.occupancy import (
-    BODY_NEIGHBOUR,
-    LOCAL_FEATURES,
-    OccupancyModel,
-    _kth_nearest,
-    cell_features,
-)
+from vision.cells.letterevidence import LetterFeature, board_letters, sure_letter_tiles
+from vision.cells.occupancy import LOCAL_FEATURES, OccupancyModel, _kth_nearest, cell_features
+from vision.cells.tuning import BODY_NEIGHBOUR
 from vision.image import load_image
 from vision.perceptron import Mlp
-from vision.reading import DEFAULT_CONFIG
+from vision.tuning import DEFAULT_CONFIG
 
 EMPTY_BOARD = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_165308.jpg"
 FULL_BOARDS = [
@@ -149,15 +144,30 @@ def test_a_letter_sitting_off_its_square_is_still_a_sure_letter() -> None:
         assert truth[row, col] and sure[row, col]
 
 
+def test_each_column_of_the_letter_evidence_is_named_and_says_what_its_name_does() -> None:
+    board, truth = _board(FULL_BOARDS[0])
+    letters = board_letters(board)
+    assert letters.shape == (225, len(LetterFeature))
+    sure = sure_letter_tiles(letters).reshape(15, 15)
+    tile = letters[int(np.flatnonzero(sure.ravel())[0])]
+    # A sure letter tile: a central blob of a letter's size, in a tile letter's proportions.
+    assert tile[LetterFeature.HAS_LETTER] == 1 and tile[LetterFeature.LETTER_SIZED] == 1
+    assert 0.3 <= max(tile[LetterFeature.LETTER_HEIGHT], tile[LetterFeature.LETTER_WIDTH]) <= 0.8
+    assert tile[LetterFeature.LETTER_THICKNESS] == min(tile[LetterFeature.LETTER_HEIGHT],
+                                                       tile[LetterFeature.LETTER_WIDTH])
+    # Every cell counts the same sure letter tiles of the board (in tenths, ten at most).
+    assert np.all(letters[:, LetterFeature.SURE_TILES] == min(int(sure.sum()), 10) / 10)
+
+
 def test_the_centre_star_is_told_from_a_tile_on_the_centre() -> None:
     # The star is letter-sized dark ink: on a full board it was read as a tile (probability 1).
     empty, _ = _board(EMPTY_BOARD)
-    assert cell_features(empty)[7 * 15 + 7, LOCAL_FEATURES + 13] == 1
+    assert cell_features(empty)[7 * 15 + 7, LOCAL_FEATURES + LetterFeature.STAR] == 1
     # Not even doubtful: a star in view is a bare square, so no warning names it (at the earlier
     # cap of 0.25 this photo read "unsure whether H8 holds a tile").
     assert OccupancyModel.load().tile_probability(empty)[7, 7] < DEFAULT_CONFIG.unsure_empty_above
     full, truth = _board(FULL_BOARDS[0])
-    assert truth[7, 7] and cell_features(full)[7 * 15 + 7, LOCAL_FEATURES + 13] == 0
+    assert truth[7, 7] and cell_features(full)[7 * 15 + 7, LOCAL_FEATURES + LetterFeature.STAR] == 0
 
 
 def test_blobs_of_the_mosaic_are_the_blobs_of_each_cell() -> None:
@@ -253,7 +263,7 @@ def test_kth_nearest_leaves_each_row_out_of_its_own_neighbours() -> None:
 
 
 def test_symmetric_peers_are_the_eight_symmetries_of_the_square() -> None:
-    from vision.board.cellgrid import symmetric_peers
+    from vision.cells.cellgrid import symmetric_peers
 
     peers = symmetric_peers()
     assert peers.shape == (225, 8)
@@ -275,7 +285,7 @@ def test_every_premium_layout_looks_the_same_on_a_cells_symmetric_peers(layout_n
     # The peer feature rests on this: a cell and its images are the same kind of square.
     from referee.cells import Cell
     from referee.layouts import load_layout
-    from vision.board.cellgrid import symmetric_peers
+    from vision.cells.cellgrid import symmetric_peers
 
     layout = load_layout(layout_name)
     for cell, images in enumerate(symmetric_peers().tolist()):

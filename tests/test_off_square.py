@@ -11,9 +11,10 @@ from referee.cells import Cell
 from tests.test_tilecentre import CELL_PX, MARGIN_PX, _board, _face
 from vision.board.rectify import RectifiedBoard
 from vision.letters.classify import TileClassifier
-from vision.letters.tilecentre import HALF_OFF, PUSHED, stray_letters
+from vision.letters.tilecentre import stray_letters
+from vision.letters.tuning import HALF_OFF, PUSHED
 from vision.read import read_board, read_rectified
-from vision.reading import DISPUTE_CONFIG, ReadConfig
+from vision.tuning import DISPUTE_CONFIG, ReadConfig
 from vision.warning import WarningCode
 
 OFF = ReadConfig(off_square_sure=2.0)

@@ -115,6 +115,21 @@ def test_a_rendered_board_is_read_row_by_row() -> None:
         assert tile.unsure == (tile.letter == "?" or tile.confidence < 0.6)
 
 
+def test_the_lab_tool_prints_what_a_photo_of_a_player_board_says(tmp_path, capsys) -> None:
+    from lab.playerboard import main
+
+    image = render_player_board(("FLINTY", "SOAP"), "QEZ", seed=1)
+    photo = tmp_path / "board.png"
+    cv2.imwrite(str(photo), image)
+    reading = read_player_board(image)
+    assert main([str(photo)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:3] == [f"row 1: {reading.row_letters[0]}", f"row 2: {reading.row_letters[1]}",
+                         f"pool:  {reading.pool_letters}"]
+    assert main([str(tmp_path / "missing.png")]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
+
+
 def test_accuracy_over_varied_renders_stays_high() -> None:
     """Six random boards on random tables: (nearly) every tile found, nearly every letter
     right. One board may lose a tile: an orange wooden tile at the end of a line on a light

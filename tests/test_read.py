@@ -17,7 +17,7 @@ from referee.cells import Cell, Seat
 from vision.errors import ImageQualityError
 from vision.image import load_image
 from vision.read import read_board
-from vision.reading import DISPUTE_CONFIG, ReadConfig
+from vision.tuning import DISPUTE_CONFIG, ReadConfig
 from vision.warning import ReadingWarning, WarningCode
 from webui.cli import main
 
@@ -417,7 +417,7 @@ class _BrightestCell:
 def test_occupancy_is_averaged_over_the_grid_moved_an_eighth_of_a_cell_each_way() -> None:
     from vision.board.rectify import RectifiedBoard
     from vision.read import tile_probability
-    from vision.reading import DISPUTE_CONFIG
+    from vision.tuning import DISPUTE_CONFIG
 
     size = 15 * 48 + 2 * 24
     image = np.zeros((size, size, 3), np.uint8)

@@ -22,7 +22,7 @@ from lab.truth import DEV_PHOTOS as PHOTOS
 from lab.truth import TruthCell, errata_entries, load_errata, read_truth
 from referee.boardtext import Tile
 from referee.cells import Cell
-from vision.reading import DISPUTE_CONFIG
+from vision.tuning import DISPUTE_CONFIG
 from webui.cli import main
 
 

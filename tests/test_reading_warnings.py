@@ -16,10 +16,12 @@ from vision.board.rectify import RectifiedBoard
 from vision.cells.occupancy import OccupancyModel
 from vision.errors import ImageQualityError
 from vision.known import Doubts
-from vision.letters.classify import BLANK, BOARD_PRIOR_MIN_TILES, TileGuess
+from vision.letters.classify import BLANK, TileGuess
+from vision.letters.tuning import BOARD_PRIOR_MIN_TILES
 from vision.overlay import DOUBT_BGR, draw_overlay
 from vision.read import lone_turns, read_board
-from vision.reading import BoardReading, CellReading, ReadConfig
+from vision.reading import BoardReading, CellReading
+from vision.tuning import ReadConfig
 from vision.warning import (
     ReadingWarning,
     WarningCode,

@@ -7,9 +7,10 @@ import numpy as np
 from lab.tileface import available_fonts, render_tile_face
 from referee.tiles import load_tile_set
 from vision.board.rectify import SIZE, RectifiedBoard
-from vision.letters.classify import CROP_PAD, TileClassifier
+from vision.letters.classify import TileClassifier
+from vision.letters.tuning import CROP_PAD
 from vision.read import read_rectified, second_look
-from vision.reading import ReadConfig
+from vision.tuning import ReadConfig
 
 ENGLISH = load_tile_set("english")
 CELL_PX, MARGIN_PX, FACE_PX = 48, 24, 46

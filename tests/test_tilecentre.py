@@ -16,7 +16,7 @@ from vision.board.rectify import SIZE, RectifiedBoard
 from vision.letters.classify import TileClassifier
 from vision.letters.tilecentre import letter_offsets
 from vision.read import read_board, read_rectified
-from vision.reading import DEFAULT_CONFIG, ReadConfig
+from vision.tuning import DEFAULT_CONFIG, ReadConfig
 
 ENGLISH = load_tile_set("english")
 CELL_PX, MARGIN_PX, FACE_PX = 48, 24, 44

@@ -10,9 +10,10 @@ Everything the rest of the product uses is imported from here::
 The stages, in the order a photo goes through them, are subpackages:
 
 - :mod:`vision.board`: finding the 15x15 grid in the photo and rectifying it (``locate``,
-  ``roughgrids``, ``refine``, ``rectify``, ``cellgrid``);
-- :mod:`vision.cells`: which cells hold a tile (``occupancy``, by ``letterevidence`` and
-  ``facecolour``) and which lie under something (``cover``);
+  ``roughgrids``, ``refine``, ``rectify``);
+- :mod:`vision.cells`: the board cut into cells (``cellgrid``), which hold a tile
+  (``occupancy``, by ``letterevidence`` and ``facecolour``) and which lie under something
+  (``cover``);
 - :mod:`vision.letters`: each tile's letter and rotation (``classify``, ``cnn``), the marks of
   national letters (``diacritics``), where a letter lies on its square (``tilecentre``), which
   way a blank faces (``blankfacing``) and Tesseract's second opinion (``ocr``).
@@ -23,8 +24,10 @@ shadow, blur, size); :mod:`vision.known` settles a reading with the tiles a game
 :mod:`vision.steady` tells a steady camera view from a hand over the board;
 :mod:`vision.overlay` draws a reading over its photo; :mod:`vision.playerboard` reads a First
 Draft player's own board; :mod:`vision.image` loads photos and :mod:`vision.errors` is every
-failure a user can cause. Training, rendering and evaluation are offline tools in :mod:`lab`,
-which this package never imports.
+failure a user can cause. Every tuned number lives in one place per stage: :mod:`vision.tuning`
+(reading as a whole), :mod:`vision.board.tuning`, :mod:`vision.cells.tuning` and
+:mod:`vision.letters.tuning`; ``docs/tuning.md`` keeps what each was measured by. Training,
+rendering and evaluation are offline tools in :mod:`lab`, which this package never imports.
 """
 
 from __future__ import annotations
@@ -33,12 +36,13 @@ from vision.board.locate import SIDES, BoardLocation, find_board, south_at
 from vision.board.rectify import RectifiedBoard, check_corners, photo_cell_px, rectify
 from vision.errors import BoardNotFoundError, ImageError, ImageQualityError, VisionError
 from vision.image import load_image, load_thumbnail
-from vision.known import KNOWN_TILE_SURE, Doubts, settle
+from vision.known import Doubts, settle
 from vision.overlay import draw_overlay, save_overlay
 from vision.playerboard import PlayerBoardConfig, PlayerBoardReading, read_player_board
 from vision.read import SOUTH_OPTIONS, read_board, read_rectified
-from vision.reading import DEFAULT_CONFIG, DISPUTE_CONFIG, BoardReading, CellReading, ReadConfig
+from vision.reading import BoardReading, CellReading
 from vision.steady import SteadyConfig, SteadyTracker, ViewCheck, ViewState
+from vision.tuning import DEFAULT_CONFIG, DISPUTE_CONFIG, KNOWN_TILE_SURE, ReadConfig
 from vision.warning import (
     ReadingWarning,
     WarningCode,

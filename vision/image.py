@@ -44,7 +44,7 @@ _JPEG_REDUCTIONS = ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLO
 DCT blocks), in less time and memory than the whole. Why: phones save 48-200 megapixel photos
 (8064 x 6048 on an iPhone Pro, 16320 x 12240 on a 200 MP sensor), and refusing them sent a player
 off to find a resize tool. Nothing the reader needs is lost: a board filling such a photo has cells
-of 400 px and more, and the reader samples 48 (:class:`vision.reading.ReadConfig`)."""
+of 400 px and more, and the reader samples 48 (:class:`vision.tuning.ReadConfig`)."""
 
 # What the header sniffer recognises; anything else is refused before decoding.
 _SIGNATURES: tuple[tuple[bytes, str], ...] = (

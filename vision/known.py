@@ -23,19 +23,8 @@ from typing import Any
 from referee.boardtext import Tile
 from referee.cells import Cell
 from vision.reading import BoardReading
+from vision.tuning import KNOWN_TILE_SURE
 from vision.warning import maybe_tile_cells, reading_warnings
-
-KNOWN_TILE_SURE = 0.8
-"""A tile read with another letter than the known one, at the known rotation, overrules it only
-when read at least this surely.
-
-Measured on the 38 truth photos read as ``tileref eval`` reads them (leave-one-source-out
-models, found corners): the 15 letters read wrong have confidences of 0.24-0.68 (10 of them,
-all on tiles of real games: a dim Q, a blurred O, Ä read as A) or 0.92-0.99 (5: Polish letters
-read as their bare Latin ones, and a Q read as O); 82 of the 1671 letters read right are under
-0.8. Any threshold in the gap gives the same figures; 0.8 sits in its middle. Chosen on those
-photos, so not a held-out figure.
-"""
 
 
 @dataclass(frozen=True)
@@ -105,4 +94,4 @@ def settle(seen: Mapping[Cell, Tile], known: Mapping[Cell, Tile], doubts: Doubts
     return settled, kept
 
 
-__all__ = ["KNOWN_TILE_SURE", "Doubts", "settle"]
+__all__ = ["Doubts", "settle"]

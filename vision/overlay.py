@@ -17,7 +17,8 @@ from numpy.typing import ArrayLike
 from referee.cells import Cell
 from vision.board.rectify import SIZE, grid_homography
 from vision.errors import ImageError
-from vision.reading import DEFAULT_CONFIG, BoardReading
+from vision.reading import BoardReading
+from vision.tuning import DEFAULT_CONFIG
 
 GRID_BGR = (255, 200, 0)
 SURE_BGR = (40, 200, 40)

@@ -18,10 +18,7 @@ taken from another side is turned until most letters stand upright.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -367,30 +364,6 @@ def read_player_board(image: np.ndarray, *, expected: tuple[int, int, int] | Non
     if unsure:
         warnings.append(f"{unsure} letter(s) unsure: confirm them by tapping")
     return PlayerBoardReading((tuple(row1), tuple(row2)), tuple(pool), turns, tuple(warnings))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m vision.playerboard PHOTO``: print what a photo of a player's board says."""
-    from vision.errors import VisionError
-    from vision.image import load_image
-
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("photo", type=Path)
-    args = parser.parse_args(argv)
-    try:
-        reading = read_player_board(load_image(args.photo))
-    except VisionError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    first, second = reading.row_letters
-    print(f"row 1: {first or '-'}\nrow 2: {second or '-'}\npool:  {reading.pool_letters or '-'}")
-    for warning in reading.warnings:
-        print(f"warning: {warning}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
 
 
 __all__ = [

@@ -13,12 +13,12 @@ import cv2
 import numpy as np
 
 from referee.cells import Cell
-from vision.board.cellgrid import other_peers
 from vision.board.rectify import SIZE, RectifiedBoard, photo_cell_px
 from vision.bytestats import ranked
+from vision.cells.cellgrid import other_peers
 from vision.errors import ImageQualityError, VisionError
 from vision.letters.classify import BLANK, TileGuess
-from vision.reading import ReadConfig
+from vision.tuning import BLANK_SHARPNESS_REACH, MIN_PART_TILES, PART_CELLS, ReadConfig
 from vision.warning import ReadingWarning, glare_over, shadow_over, small_board
 
 
@@ -157,10 +157,6 @@ def _least_steep(across_x: np.ndarray, across_y: np.ndarray) -> float:
     return best
 
 
-PART_CELLS = 5
-"""The board is also judged for blur in parts of 5 x 5 cells (:func:`judge_blur`)."""
-MIN_PART_TILES = 5
-"""A part with fewer tiles is not judged on its own: too few edges to measure."""
 _PARTS = [[(col, row) for row in range(top, top + PART_CELLS)
            for col in range(left, left + PART_CELLS)]
           for top in range(0, SIZE, PART_CELLS) for left in range(0, SIZE, PART_CELLS)]
@@ -254,10 +250,6 @@ def sharpness(crops: list[np.ndarray]) -> list[float]:
     laplacian = cv2.Laplacian(column, cv2.CV_32F).reshape(len(crops), side, -1)
     # Each crop's own rows, minus the row it shares a border with its neighbour in the column.
     return [float(v) for v in laplacian[:, 1:-1].reshape(len(crops), -1).var(axis=1)]
-
-
-BLANK_SHARPNESS_REACH = 2
-"""A blank's sharpness is its lettered neighbours' within this many cells (see below)."""
 
 
 def blurred_tiles(cells: list[tuple[int, int]], crops: list[np.ndarray],

@@ -28,15 +28,10 @@ from vision.cells.occupancy import OccupancyModel
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
 from vision.letters.blankfacing import face_blanks
-from vision.letters.classify import (
-    BLANK,
-    BOARD_PRIOR_MIN_TILES,
-    CROP_PAD,
-    TileClassifier,
-    TileGuess,
-)
+from vision.letters.classify import BLANK, TileClassifier, TileGuess
 from vision.letters.diacritics import marked_twins, marks_unread, read_marks, unseen_letters
-from vision.letters.tilecentre import HALF_OFF, PUSHED, letter_offsets, stray_letters
+from vision.letters.tilecentre import letter_offsets, stray_letters
+from vision.letters.tuning import BOARD_PRIOR_MIN_TILES, CROP_PAD, HALF_OFF, PUSHED
 from vision.probabilities import pooled
 from vision.quality import (
     blurred_tiles,
@@ -45,7 +40,14 @@ from vision.quality import (
     photo_cell_px_or_inf,
     small_board_warnings,
 )
-from vision.reading import DEFAULT_CONFIG, BoardReading, CellReading, ReadConfig
+from vision.reading import BoardReading, CellReading
+from vision.tuning import (
+    CORNER_SLACK,
+    DEFAULT_CONFIG,
+    MARKS_FOR_ANOTHER_SET,
+    MAYBE_MISSED,
+    ReadConfig,
+)
 from vision.warning import (
     ReadingWarning,
     blur_over,
@@ -127,10 +129,7 @@ def second_look(board: RectifiedBoard, cells: list[tuple[int, int]], probs: np.n
 
     One more reading comes from the crop grown ``config.second_look_pad`` of a cell on each
     side (instead of :data:`CROP_PAD`), which takes in a letter the shifted crops still cut.
-    Measured with ``tileref eval`` (leave-one-source-out), against none, with the tile models
-    of five training seeds and with today's models: English letters +3, +0, +1, +0, +2 and +3
-    (of 1457-1459), letters of every set +2, +1, +1, +1, +2 and +2, never fewer. A pad of 0.18
-    read one letter fewer than none (two runs), 0.0 and 0.12 together one fewer (one run).
+    It reads a few letters more (``tileref eval``; docs/tuning.md).
     """
     step = int(round(config.second_look_shift * board.cell_px))
     doubtful = np.flatnonzero(probs.max(axis=1) < config.second_look_below)
@@ -170,13 +169,6 @@ def tile_probability(board: RectifiedBoard, occupancy: OccupancyModel, shift: fl
     return np.where(probability >= sure, probability, np.mean(looks, axis=0))
 
 
-MAYBE_MISSED = 0.01
-"""An empty cell the occupancy model gave at least this is looked at again where a letter off its
-centre lies (:func:`off_square_tiles`); under it, a letter-sized blob is nearly always premium
-print (on the truth photos the search then weighed 64 stray letters instead of 699, and found
-the same)."""
-
-
 class OffSquareTiles(NamedTuple):
     """Tiles found off their squares on cells read as empty (:func:`off_square_tiles`)."""
 
@@ -197,17 +189,17 @@ def off_square_tiles(board: RectifiedBoard, probability: np.ndarray, occupancy: 
     A letter off an empty cell's centre that is no tile's
     (:func:`vision.letters.tilecentre.stray_letters`) is a tile when both readers agree once it is
     looked at where it lies: the tile classifier, from a crop cut around the letter, reads a letter
-    (not a blank) at least
-    ``config.off_square_sure``, and the occupancy model, with the board moved to put that letter
-    on the cell's centre, finds a tile (``config.occupancy_threshold``): on the truth photos the
-    classifier alone took two squares' edges for Ls (``ReadConfig.off_square_sure``). Two kinds
-    of cell are looked at: every empty cell beside a tile, for a letter on its edge (a tile half
-    on the next square, :data:`vision.letters.tilecentre.HALF_OFF`), and every empty cell the model
-    gave :data:`MAYBE_MISSED` or more, for a letter a little off too
-    (:data:`vision.letters.tilecentre.PUSHED`). A tile half on the next square is read on the cell
-    when that square holds a tile of its own (or is off the board), so it can be on no other;
-    between two empty squares it is only a doubt, since half a cell off either way a letter's own
-    offset on its tile decides which square looks nearer.
+    (not a blank) at least ``config.off_square_sure``, and the occupancy model, with the board moved
+    to put that letter on the cell's centre, finds a tile (``config.occupancy_threshold``): on the
+    truth photos the classifier alone took two squares' edges for Ls
+    (``ReadConfig.off_square_sure``). Two kinds of cell are looked at: every empty cell beside a
+    tile, for a letter on its edge (a tile half on the next square,
+    :data:`vision.letters.tuning.HALF_OFF`), and every empty cell the model gave
+    :data:`vision.tuning.MAYBE_MISSED` or more, for a letter a little off too
+    (:data:`vision.letters.tuning.PUSHED`). A tile half on the next square is read on the cell when
+    that square holds a tile of its own (or is off the board), so it can be on no other; between two
+    empty squares it is only a doubt, since half a cell off either way a letter's own offset on its
+    tile decides which square looks nearer.
     """
     found = OffSquareTiles({}, [], [])
     if config.off_square_sure > 1:
@@ -339,11 +331,6 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
                         _empty_confidence(probability, occupied_cells, warnings, config))
 
 
-CORNER_SLACK = 0.05
-"""Corners given by hand may lie this share of the photo's longer side beyond its edge (a corner
-dragged onto the frame's border); further out, part of the board is not in the photo at all."""
-
-
 def _on_the_photo(quad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """``quad``, refused when it puts the grid's corners off the photo: read there, the board came
     out empty with no word said (a fuzzing helper's find)."""
@@ -406,7 +393,7 @@ def lone_turns(guesses: list[TileGuess]) -> list[bool]:
     The board's rotations back a letter read at a rotation other tiles share; a tile alone at
     its rotation has no such backing, and an upside-down Ö read as a Q is one
     (``ReadConfig.lone_turn_confidence``). Boards of fewer than
-    :data:`vision.letters.classify.BOARD_PRIOR_MIN_TILES` tiles say nothing of rotations, and blanks
+    :data:`vision.letters.tuning.BOARD_PRIOR_MIN_TILES` tiles say nothing of rotations, and blanks
     show no way up of their own.
     """
     if len(guesses) < BOARD_PRIOR_MIN_TILES:
@@ -429,13 +416,6 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
             "hand?): take the photo again with the board clear", cells=(around,))
     return [(int(col), int(row)) for group in groups for row, col in zip(*np.nonzero(group),
                                                                           strict=True)]
-
-
-MARKS_FOR_ANOTHER_SET = 2
-"""Tiles with a mark their set lacks (above their letter, or a letter of another set read), on a
-board read with a set that has no such letter, from which the reading says the photo may be of
-another set: a mark above was seen on one tile of an English render
-(:func:`vision.letters.diacritics.marks_unread` has the figures)."""
 
 
 @cache
@@ -488,19 +468,8 @@ def _unsure_empty(probability: np.ndarray, named: set[tuple[int, int]],
     shadow).
 
     Why: the tiles occupancy misses are blanks (no letter, only a face the colour of a tile), and
-    a missed blank silently changes a word. On the 38 truth photos, read as ``tileref eval``
-    reads them (leave-one-source-out models, found corners), 11 tiles were read as empty; this
-    names 7 of them, and 26 empty cells (9 on one dim photo, none on 29 of the 38). Thresholds of
-    0.1 and 0.2 (occupancy alone, same models) named 8 and 4 missed tiles, 34 and 15 empty cells.
-    Chosen on those photos, so not a leave-one-source-out figure. ``tileref eval`` now prints
-    what the warnings name; since blanks are also told by colour (a whole blank's evidence makes
-    a tile, half of it a doubt: :data:`vision.cells.facecolour.DOUBTFUL_PEER_SPREADS`), 6 of the 8
-    tiles still read as empty, and 25 empty squares on 9 of the 38 photos (29 on 12 with the
-    shadows that may hide a tile, :func:`vision.quality.light_warnings`). Read from five
-    occupancy looks (``ReadConfig.occupancy_shift``, as ``tileref eval`` reads), 6 of the 7
-    missed tiles and 39 empty squares on 15 photos: averaged looks leave more cells half
-    believed. A threshold of 0.2 or 0.25 would name 5 of the 7 and 30 or 20 squares; the missed
-    tile matters more.
+    a missed blank silently changes a word. How the threshold was chosen (``tileref eval``) is in
+    docs/tuning.md.
     """
     return [unsure_whether_tile(Cell(col, row))
             for row in range(SIZE) for col in range(SIZE)

@@ -68,6 +68,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-
 if __name__ == "__main__":
     raise SystemExit(main())

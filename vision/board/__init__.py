@@ -4,6 +4,6 @@
 proposes rough grids from line segments, :mod:`~vision.board.refine` pulls them onto the grid
 lines, :mod:`~vision.board.grid` is the geometry they share and :mod:`~vision.board.tuning`
 every threshold); :mod:`~vision.board.rectify` turns four corners into a top-down image of the
-grid, and :mod:`~vision.board.cellgrid` cuts that image into its 225 cells. Import what the
+grid, which the next stage (:mod:`vision.cells`) cuts into its 225 cells. Import what the
 product uses from :mod:`vision`.
 """

@@ -18,9 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from referee.cells import SIZE
 from vision.errors import VisionError
-
-SIZE = 15
 
 
 @dataclass(frozen=True)

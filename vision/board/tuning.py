@@ -1,6 +1,7 @@
 """The board stage's tuned numbers: every threshold of finding the grid, in one frozen config.
 
-``python -m bench corners`` and ``tileref eval --stage corners`` measure them.
+``python -m bench corners`` and ``tileref eval --stage corners`` measure them; what the longer
+notes below were measured by is in ``docs/tuning.md`` (section "Finding the board").
 """
 
 from __future__ import annotations
@@ -34,16 +35,13 @@ class LocateConfig:
     max_focal: float = 6.0
     refine_cell_px: int = 24  # cell size of the rectified image the refinement measures in
     refine_rounds: int = 3
-    # The first rounds fit the homography to every line sample at once (robust, converges from
-    # a third of a cell off in about two rounds); the last fits lines, then their 256
-    # intersections (RANSAC), which is what places the corners best once close (dev photos:
-    # 29 of 31 within a quarter cell, against 26-27 with line fits only and 27 with samples
-    # only; choosing among those 7 variants leave-one-source-out gives 28 of 31).
+    # The first rounds fit the homography to every line sample at once (robust from a third of a
+    # cell off); the last fits lines, then their 256 intersections, which places the corners best
+    # once close (docs/tuning.md).
     sample_fit_rounds: int = 2
     sample_fit_cutoffs: tuple[float, ...] = (1.0, 0.5, 0.3, 0.15, 0.15)  # Tukey, in cells
-    # Corners moving less than this in a round: refinement is done. Loose, since converge now
-    # places the chosen grid; these rounds only rank the hypotheses and pull them in (0.05
-    # before: the finder 1.05x faster at 1600 px, no dev photo's worst error moving > 0.005).
+    # Corners moving less than this in a round: refinement is done. Loose, since converge places
+    # the chosen grid; these rounds only rank the hypotheses and pull them in (docs/tuning.md).
     settled_cells: float = 0.1
     refine_source_cells: float = 2.5  # photo shrunk to about this many refine cells per cell
     shift_search_cells: int = 7  # how many whole cells the grid may slide after the comb
@@ -58,10 +56,8 @@ class LocateConfig:
     focus_converged_cells: float = 0.5  # stop re-running once the best grid moves less
     second_pass_grow: float = 1.15  # ...grown by this factor about its centre
     comb_candidates: int = 3  # rough hypotheses refined when the first is not convincing
-    # Line support that (with square-like cells) ends the search. Lower than most boards reach
-    # (tiles and wood hide lines): on the dev photos and 80 random renders no grid found later
-    # beat a first one this good, and the photos that reach it no longer refine every other
-    # hypothesis.
+    # Line support that (with square-like cells) ends the search: no grid found later beat a
+    # first one this good (docs/tuning.md).
     good_enough: float = 0.6
     max_hypotheses: int = 6  # (the thorough second look: two more)
     same_quad_cells: float = 0.4  # a hypothesis this close to one already refined is skipped
@@ -81,18 +77,13 @@ class LocateConfig:
     min_end_support: float = 0.25  # ...seen less than this: not a whole board (photos: >= 0.35)
     end_support_ratio: float = 0.45  # ...or than this share of the axis' median (photos: 0.64)
     # The refinement finds the *centres* of the grid lines; a grid's corner is the outer edge of
-    # its border line (where people, and the truth files, put it). Half a border line, in cells:
-    # fitted on the dev photos (0.1 is best on every leave-one-source-out split; 29 of 31
-    # within a quarter cell held out, 20 without it: `python -m bench corners`).
+    # its border line (where people, and the truth files, put it). Half a border line, in cells
+    # (`python -m bench corners`; docs/tuning.md).
     border_half_width_cells: float = 0.1
-    # The last stage (:func:`converge`) repeats one fixed fit until the corners stop moving, so
-    # its answer does not depend on where the rounds above left off: restarted from the found
-    # corners moved by ~0.1 cell, the worst error's spread per photo fell from a median of 0.013
-    # (max 0.44) to 0.001 cell. Chosen on the dev photos among 24/32 px, 1/4/8 bands, one or two
-    # smoothings (30 of 31 within a quarter cell against 29 before; every leave-one-source-out
-    # split picks a converging variant, the one photo none gets is ssetser IMG_2687).
+    # The last stage (vision.board.refine.converge) repeats one fixed fit until the corners stop
+    # moving, so its answer does not depend on where the rounds above left off (docs/tuning.md).
     converge_rounds: int = 10  # at most (2 or 3 are typical)
-    converge_cell_px: int = 32  # finer than refine_cell_px: 24 px gave 28 of 31
+    converge_cell_px: int = 32  # finer than refine_cell_px
     converge_search_cells: float = 0.2  # fixed window, so the same peaks win every round
     converge_bands: int = 4  # samples per line per cell: a tile edge is one outlier of many
     converge_cutoffs: tuple[float, ...] = (0.5, 0.3, 0.15, 0.15)  # Tukey, cells, every round

@@ -44,54 +44,24 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.board.cellgrid import STATS_PX, other_peers, stats_grid
 from vision.board.rectify import SIZE, RectifiedBoard
+from vision.cells.cellgrid import other_peers, stats_grid
 from vision.cells.facecolour import face_colours, peer_distance
-
-EDGE_THRESHOLDS = (40, 100)
-"""Canny's thresholds: low, so that a faint grid line or a worn square's texture counts (the
-occupancy model's own edges, at 60/140, left whole rows of real plain squares edgeless)."""
-BARE_EDGES = 0.04
-"""A bare cell has edges on fewer of its pixels than this."""
-COARSE_CELL_PX = 8
-COARSE_BARE_EDGES = 0.15
-"""...and on fewer than this share looked at :data:`COARSE_CELL_PX` pixels a cell: a part of the
-board out of focus (a steep photo's far rows, a lens focused on the near ones) has lost its
-edges at 24 px a cell, but its grid lines and tile edges, smeared over a few pixels, are edges
-again at a third of the size, where a hand has none but its outline. The truth photos with the
-right half of the grid out of focus (a Gaussian blur of 0.12 of a cell) had been refused as "a
-hand?" (7 of 31; at 0.08 of a cell 1); now 1 is, and 14 for their blur, which is judged first
-(``python -m bench cover``). At 8 px a cell, the bare cells under the 40 rendered hands of seeds
-5000-5039 had edges on 0 % of their pixels in the median, 19 % at the 95th percentile (the
-outline), those of the blurred photos 25 % in the median, 14 % at the 25th percentile; 0.15 is
-between."""
-BARE_PEER_SPREADS = 2.0
-"""...and a face this many peer spreads (the median over the empty cells) from its kind's."""
-GLARE_LIGHTNESS = 230.0
-"""...and no brighter than this L* (0-255): brighter is glare, which the glare warning names."""
-NAMED_GROUP = 8
-"""Bare cells side by side, at least this many: each is named as covered (more than
-``ReadConfig.max_covered_squares``: the photo is not read at all, a hand over the board)."""
-MIN_PEER_SPREAD = 0.5
-"""Peer distances under this (chroma units) are noise: the spread is never taken as smaller."""
-HALO_LIGHTER = 20.0
-"""A group lighter than its kind of square by more than this (L*, 0-255), and no more colourful,
-is a glare halo short of blowing out: the three halos of the renders measured 37-79 lighter and
-4-9 less colourful (a*b* chroma); of the 40 hands, the two more than 20 lighter (28 and 30) were
-more colourful, and the one less colourful and lighter was 18 lighter."""
-SHADE_DARKER = 10.0
-SHADE_HUE = 6.0
-SHADE_MIN_CHROMA = 5.0
-"""A group darker than its kind of square by more than :data:`SHADE_DARKER` (L*), no more
-colourful and within :data:`SHADE_HUE` degrees of its kind's hue, on a kind of at least
-:data:`SHADE_MIN_CHROMA` chroma, is a shadow (:meth:`_Typical.in_shade`). Measured on the
-groups of 8 or more bare cells of renders. Of the shadows on 240 clear renders (seeds
-2000-2199, 7000-7039) and on two four-seat renders refused as "a hand?" (6036, 6071), 8 of 9
-groups were 17-53 darker, 2-9 less colourful and 0-3 degrees off their kind's hue (the ninth, 3
-more colourful, stays named). Of the 40 hands' groups (seeds 7000-7039), those within 10
-degrees of their kind's hue were 6 to 30 more colourful, but for the scene's own shadow beside
-a hand that another group gave away (7030); the one less colourful and nearest in hue was 12
-degrees off."""
+from vision.cells.tuning import (
+    BARE_EDGES,
+    BARE_PEER_SPREADS,
+    COARSE_BARE_EDGES,
+    COARSE_CELL_PX,
+    EDGE_THRESHOLDS,
+    GLARE_LIGHTNESS,
+    HALO_LIGHTER,
+    MIN_PEER_SPREAD,
+    NAMED_GROUP,
+    SHADE_DARKER,
+    SHADE_HUE,
+    SHADE_MIN_CHROMA,
+    STATS_PX,
+)
 
 
 def covered_groups(board: RectifiedBoard, tiles: np.ndarray) -> list[np.ndarray]:
@@ -187,4 +157,4 @@ def _against_kind(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
                     float(np.median(turned)), float(np.median(kind_chroma)))
 
 
-__all__ = ["NAMED_GROUP", "covered_groups"]
+__all__ = ["covered_groups"]

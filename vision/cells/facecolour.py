@@ -2,7 +2,7 @@
 
 Each photo is its own yardstick: its sure letter tiles
 (:func:`vision.cells.letterevidence.sure_letter_tiles`) give the tiles' colour, a cell's symmetric
-peers (:func:`vision.board.cellgrid.symmetric_peers`) its own kind of square's, and the squares
+peers (:func:`vision.cells.cellgrid.symmetric_peers`) its own kind of square's, and the squares
 around it the light it lies in. A face of the tiles' colour far from its own kind of square is a
 blank; a face far from the tiles' and near its square's is a square whatever its ink; a letter
 greyed or a face lifted towards white by glare or a sheen is a doubt to name
@@ -18,160 +18,36 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.board.cellgrid import STATS_PX, other_peers, stats_grid
 from vision.board.rectify import SIZE, RectifiedBoard
+from vision.cells.cellgrid import other_peers, stats_grid
 from vision.cells.letterevidence import (
     CENTRE,
-    MIN_SURE_TILES,
-    SURE_MIN_CONTRAST,
+    LetterFeature,
     board_letters,
     letter_shaped,
     sure_letter_tiles,
 )
-
-BLANK_PEER_SPREADS = 4.0
-"""A blank's face colour is at least this many times farther from its square's peers than this
-photo's empty squares typically are from theirs (:func:`colour_evidence`)."""
-BLANK_TILE_SPREADS = 2.0
-"""...and nearer the tiles' colour than twice the typical sure tile is (:func:`colour_evidence`)."""
-CHROMA_NOISE = 0.5
-"""Peer spreads are counted in at least this many a*/b* units: below it a camera's noise and
-JPEG decide. On the truth photos the median spread is 0.5-2.7 units; on a noiseless render it
-was 0.04-0.2, and a square a shade off its peers beside a darkened tile was a "blank" of five
-spreads (tests/test_read.py)."""
-BLANK_PEER_RANK = 2
-"""The peer a blank is measured against is its second nearest: one odd peer (another blank, a
-square in a tile's shadow) is no yardstick for what this kind of square looks like. Among the
-squares around a cell (:func:`near_distance`) it is the second nearest too: one may be a blank."""
-NEAR_RADIUS = 2
-"""The squares around a cell, a blank's second yardstick: the cells at most this many rows and
-columns away that show no letter (:func:`near_distance`)."""
-BLANK_NEAR_SPREADS = 3.5
-"""A blank's face chroma is at least this many times farther from the squares around it than this
-photo's letterless cells typically are from theirs (:func:`colour_evidence`). Chosen from empty
-squares alone: the farthest such candidate of the truth photos is 1.8 with the corners found and
-3.15 with the truth corners (jheidel 170737 N1, a grey square tinted by the red frame beside it);
-on 120 renders of ``bench blanks``' kind (corners given) three empty squares lie farther (4.0,
-4.8, 7.0), and the reading takes none of them for a tile that it did not take before. 3.0 and
-2.5 found one blank more on the truth photos (jheidel 170737 O10; ``python -m bench occupancy`` 5
-wrong, not 6), but 3.0 takes 170737 N1 with the truth corners and 2.5 a square of a render.
-
-A doubt at 2.5 (kept empty but named, as :data:`DOUBTFUL_PEER_SPREADS` does) was tried and not
-kept: ``tileref eval`` as before with found corners, two empty squares more named with the corners
-given (37 -> 39) and no missed tile more; on 100 renders (seeds 2000-2099, corners given) one
-silent miss fewer (17 -> 16)."""
-DOUBTFUL_PEER_SPREADS = BLANK_PEER_SPREADS / 2
-"""Half as far makes a cell doubtful: kept empty, but raised to
-:data:`vision.cells.occupancy.DOUBTFUL_TILE` so the reading names it ("unsure whether O10 holds a
-tile"). Leave-one-source-out, found corners: of the 8 blanks still missed, 6 named instead of 4, and
-25 empty cells instead of 23 (on 9 photos of 38; 1.5-3 peer spreads measured 5-6 and 23-27).
-
-A doubt the other way round was tried and not kept: a whole blank's peer spreads from its square
-but up to twice :data:`BLANK_TILE_SPREADS` from the tiles' colour (a blank whose face blur or a
-red square has tinted). ``tileref eval`` then named the one missed tile no warning names (jheidel
-170755 O15) and one empty square more (truth corners given: one missed tile and three squares
-more). But on 100 renders, corners given, it named only 2 of the 21 tiles missed silently, named
-3 squares more and took 2 squares for tiles (the raised probability tipped the grid's averaged
-looks over one half)."""
-SPARSE_LIGHTNESS_SPREAD = 8.0
-"""The least spread of L* among a sparse board's tiles (:func:`colour_evidence`): one or two
-tiles give no spread of their own, and a bold letter darkened a rendered tile's face by 34."""
-BLOWN_OUT_LIGHTNESS = 250
-"""L* (0-255) from which a face is blown out by glare: a square as white as a white tile. On a
-board with few tiles its colour is no evidence (:func:`colour_evidence`): in a scratch run of
-100 renders of one or two words under strong glare, one such square beside a washed-out tile
-was taken for a blank."""
-WASHED_LIGHTNESS = 215
-"""L* (0-255) from which a face brighter than the tiles' is washed out by glare, not a square
-paler than the tiles (:attr:`ColourEvidence.washed`). Glare whitens: on 400 renders the letters
-too faint to be sure of on faces brighter than the tiles' were 87 tiles at L* 197-255 (one under
-215) and 9 empty squares: 6 at 180-209 on boards with no glare at all (wood tiles on beige
-squares, blurred print), one at 210, and two at 238 and 248 under glare; on the truth photos
-two empty squares, at 200 and 201."""
-SQUARE_TILE_SPREADS = 5.5
-"""A face this many tile spreads from the tiles' colour, and nearer its own kind of square's, is
-a square whatever ink it shows (:func:`colour_evidence`)..."""
-WASHED_OUT_SPREADS = 2.0
-"""...unless it is brighter than the tiles' faces by more than this many of their median absolute
-deviations: glare washes a tile's colour out to its square's (two glared tiles of an unlabelled
-photo, kristopalka red_boards_014 D1 and E1, were 4.5 deviations brighter; the four squares this
-rule tells on the truth photos 0.3 or less). Nor is a face this much darker than the tiles'
-a blank: shadow moves a*, b* as well (the blanks it finds on the photos are within 1.3)."""
-
-
-SHEEN_ABOVE_PEERS = 80
-"""L* (0-255) by which a face lighter than the tiles' but short of glare's white
-(:data:`WASHED_LIGHTNESS`) is lighter still than its own kind of square seen bare elsewhere
-(:func:`peer_lightness`): a tile whose letter a sheen has taken, named
-(:attr:`ColourEvidence.washed`). On an unlabelled photo (kristopalka red_boards_014) the glossy
-tiles along the board's far edge shone grey-white over matte dark red squares, their letters faint
-or gone: L* 160-175, 107-131 above their squares, and the model read B1 and C1 as empty with no
-word said. On the truth photos no empty square lighter than the tiles is more than 52 above
-(ssetser IMG_2677 I6 and F9, white squares whose peers lie in the tiles' shadows); 80 is about the
-middle. Without the cap at :data:`WASHED_LIGHTNESS` a glare's halo on dark squares was named too.
-Empty squares named, corners given: on 60 renders under glare 0.15-0.9 (seeds 300-359, each board
-style) 854 before, 865 now, 894 without the cap; on 100 renders of random conditions (seeds
-2000-2099) 976, 981 and 1001. Neither set has a tile read or missed differently: the renderer's
-glare whitens tiles and squares alike. ``python -m bench blanks``: one more of the blanks it misses
-is named (a classic render's; 5 -> 4 of 15 missed silently), squares taken 28 as before.
-``python -m bench sheen`` (renders with the sheen itself, read as the live camera reads): tiles
-missed with no warning 85 -> 79 of 833, all on the green board's dark squares (17 -> 11); squares
-named there 92 -> 111, and 73 -> 93 on the same green scenes without a sheen (a glare's halo), on
-the light boards 11 more of 806. Most of the sheen's silent misses, on light squares, are left:
-a tile whose letter is washed away is no lighter than its square there."""
-
-FAINT_LETTER_CONTRAST = 0.17
-"""Print at least this much darker than its face (the letter-evidence feature 7, grey levels / 100)
-but short of :data:`vision.cells.letterevidence.SURE_MIN_CONTRAST`, in a letter's shape on a face
-brighter than the tiles' (:data:`WASHED_OUT_SPREADS`), is a letter a sheen or glare has greyed
-(:attr:`ColourEvidence.washed`): named, never read by this alone. Such print is no ink to the model
-(the texture of a plain square reaches 0.18), so a tile whose letter a sheen had greyed that far, on
-a light square no darker than the washed face, was read as empty with no word said. On ``python -m
-bench sheen``'s renders the tiles so missed that showed a letter's shape on a brighter face were
-0.16-0.28; empty squares that did were 0.10-0.16 and one at 0.22, and on the truth photos (found
-corners) 0.08-0.16 and one at 0.18. Measured: ``python -m bench sheen``, tiles missed with no
-warning 79 -> 63 of 833 (classic 22 -> 14, green 11 -> 10, modern 46 -> 39), one empty square more
-named on the modern boards with the sheen and one without; ``tileref eval`` as before in every
-column with found corners, and with the corners given two empty squares more named on jheidel 170725
-(10 -> 12; one checked by eye, a grey plain square whose texture makes a letter-sized blob).
-Unchanged: ``python -m bench blanks``, and 100 renders of random conditions (seeds 2000-2099,
-corners given: 97 tiles missed, 80 of them named, 981 squares named, 2 taken). Left: letters washed
-away entirely, and a sheen that leaves the letter plain but takes the face's colour to its square's,
-so that the model reads a square; on a plain square that is named since
-(:data:`BARE_PRINT_CONTRAST`)."""
-
-BARE_PRINT_CONTRAST = 0.08
-"""A kind of square whose bare cells' print is fainter than this (the letter-evidence feature 7,
-grey levels / 100; :func:`peer_print`) is a plain one, with no print to take for a letter: a
-letter's shape on one is a doubt the reading names (:func:`letters_on_bare_kinds`).
-
-Why: a sheen that leaves a tile's letter plain (30-90 grey levels darker than its face) can still
-take its face's colour to a light plain square's, and the model then read it as a square, with no
-word said (whole words along a board's far edge). Measured on renders: such missed tiles' kinds of
-square were 0.01-0.05 where bare (the second faintest peer, :data:`BLANK_PEER_RANK`); premium
-squares whose print made a letter's shape 0.11 or more, and on the truth photos (found corners) 0.38
-or more; 0.08 lies between. On the truth photos with their corners it picks four cells, all tiles
-(jheidel 170755's blurred I and T). On three unlabelled photos (kristopalka red_boards_001 C10,
-red_boards_014 D3 and D9, checked by eye) the grain or a tile's shadow on a dark red plain square
-made a letter's shape at 0.30-0.44, so a face much darker than the tiles' (more than
-:data:`WASHED_OUT_SPREADS` of their spread, at least :data:`SPARSE_LIGHTNESS_SPREAD`) is left out: a
-sheen only lightens. Scratch run of 90 clean renders, a word along the far edge under a sheen of
-0.6-1.0 (three board styles, six seeds): tiles missed with no warning 137 -> 91 of 2235, empty
-squares named 5 as before. ``python -m bench sheen``: 63 -> 61 of 833 (modern 39 -> 37), no square
-more named. Unchanged: ``tileref eval`` both ways, ``python -m bench blanks`` and ``early``, 100
-renders of random conditions (seeds 2000-2099)."""
-
-PLAIN_FAINT_LETTER_CONTRAST = 0.22
-"""A faint letter's shape (:data:`FAINT_LETTER_CONTRAST`) on a plain square
-(:data:`BARE_PRINT_CONTRAST`) whose face is no darker than the tiles' but not brighter either (a
-dim photo: the sheen greys the letter without lifting the face above the tiles') is a letter a
-sheen greyed, named, from this contrast. On such faces the texture of empty squares made a
-letter's shape at 0.17-0.21 (four on the truth photos with found corners; four on 220 renders),
-tiles greyed by a sheen 0.20-0.29 (``python -m bench sheen``). Measured: ``python -m bench
-sheen`` tiles missed with no warning 61 -> 56 of 833 (classic 14 -> 13, modern 37 -> 33), no
-square more named; ``tileref eval`` both ways, ``python -m bench early``, 100 renders of random
-conditions and the unlabelled photos read as before. From 0.17 instead, ``tileref eval`` (found
-corners) named one empty square more (jheidel 165902) and ``bench early``'s clean renders two."""
+from vision.cells.tuning import (
+    BARE_PRINT_CONTRAST,
+    BLANK_NEAR_SPREADS,
+    BLANK_PEER_RANK,
+    BLANK_PEER_SPREADS,
+    BLANK_TILE_SPREADS,
+    BLOWN_OUT_LIGHTNESS,
+    CHROMA_NOISE,
+    DOUBTFUL_PEER_SPREADS,
+    FAINT_LETTER_CONTRAST,
+    MIN_SURE_TILES,
+    NEAR_RADIUS,
+    PLAIN_FAINT_LETTER_CONTRAST,
+    SHEEN_ABOVE_PEERS,
+    SPARSE_LIGHTNESS_SPREAD,
+    SQUARE_TILE_SPREADS,
+    STATS_PX,
+    SURE_MIN_CONTRAST,
+    WASHED_LIGHTNESS,
+    WASHED_OUT_SPREADS,
+)
 
 
 class ColourEvidence(NamedTuple):
@@ -265,9 +141,9 @@ def peer_lightness(lightness: np.ndarray, squares: np.ndarray) -> np.ndarray:
 
 def peer_print(letters: np.ndarray, squares: np.ndarray) -> np.ndarray:
     """(225,) how dark the print of each cell's own kind of square is where it is bare: the
-    contrast (letter-evidence feature 7) of the :data:`BLANK_PEER_RANK`-th faintest of its
+    contrast (:attr:`LetterFeature.CONTRAST`) of the :data:`BLANK_PEER_RANK`-th faintest of its
     symmetric peers among ``squares``; infinite where it has too few such peers."""
-    return _ranked_among_peers(letters[:, 7], squares)
+    return _ranked_among_peers(letters[:, LetterFeature.CONTRAST], squares)
 
 
 def _ranked_among_peers(values: np.ndarray, squares: np.ndarray) -> np.ndarray:
@@ -297,7 +173,7 @@ def _plain_kinds(letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
 def _lettered(letters: np.ndarray) -> np.ndarray:
     """(225,) bool: a letter's shape (:func:`vision.cells.letterevidence.letter_shaped`) that is not
     the centre's star."""
-    return letter_shaped(letters) & (letters[:, 13] == 0)
+    return letter_shaped(letters) & (letters[:, LetterFeature.STAR] == 0)
 
 
 @cache
@@ -343,7 +219,7 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
     half, so no ink or shadow) is compared: lightness is the light's, chroma the material's.
 
     A cell is a blank when it is farther from its symmetric peers
-    (:func:`vision.board.cellgrid.symmetric_peers`, the same kind of square; the second nearest,
+    (:func:`vision.cells.cellgrid.symmetric_peers`, the same kind of square; the second nearest,
     :data:`BLANK_PEER_RANK`) than :data:`BLANK_PEER_SPREADS` times the median of that distance over
     the photo's letterless cells; nearer the median sure tile than :data:`BLANK_TILE_SPREADS` times
     the sure tiles' own median distance to it, and nearer it than to that peer (on a board whose
@@ -405,7 +281,7 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
     (``tests/test_colour_blanks.py``). On 80 renders (``python -m bench blanks``) blanks missed
     16 -> 15, 6 -> 5 of them silently, squares taken 28 as before.
 
-    A board with fewer than :data:`vision.cells.letterevidence.MIN_SURE_TILES` sure letter tiles
+    A board with fewer than :data:`vision.cells.tuning.MIN_SURE_TILES` sure letter tiles
     (the first moves of every game) has no such yardstick, and there the model alone missed whole
     first words: a thin I, a blank, and then the centre tile too, halved as a lone centre
     (:func:`vision.cells.occupancy.game_rules`). So with ``likely`` (the cells the model finds
@@ -419,7 +295,7 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
     square taken.
     """
     sure = sure_letter_tiles(letters)
-    letterless = letters[:, 0] == 0
+    letterless = letters[:, LetterFeature.HAS_LETTER] == 0
     if sure.sum() < MIN_SURE_TILES:
         if likely is None:
             return ColourEvidence.none()
@@ -435,7 +311,7 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
     # A sheen takes a face towards white, never below the tiles' own lightness.
     on_plain = ~faces.darker(least_spread=SPARSE_LIGHTNESS_SPREAD) & _plain_kinds(letters, sure)
     faint = _faint_letters(board, letters, ~sure & (faces.brighter() | (
-        on_plain & (letters[:, 7] >= PLAIN_FAINT_LETTER_CONTRAST))))
+        on_plain & (letters[:, LetterFeature.CONTRAST] >= PLAIN_FAINT_LETTER_CONTRAST))))
     # On a plain square, a letter on a face no darker than the tiles' (letters_on_bare_kinds).
     washed = ~sure & ((faces.brighter() & (glared | shone)) | faint | (on_plain & lettered))
     beside = cv2.dilate(sure.reshape(SIZE, SIZE).view(np.uint8),
@@ -451,11 +327,11 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
 def _faint_letters(board: RectifiedBoard, letters: np.ndarray, candidates: np.ndarray
                    ) -> np.ndarray:
     """(225,) bool: the ``candidates`` showing a letter's shape in print too faint to count as a
-    letter (:data:`vision.cells.letterevidence.SURE_MIN_CONTRAST`) but at least
+    letter (:data:`vision.cells.tuning.SURE_MIN_CONTRAST`) but at least
     :data:`FAINT_LETTER_CONTRAST` darker than its face. Only those cells' letters are looked at
     again, with that fainter print counted as ink: on the truth photos (20 of 38 have such a cell)
     the whole board's took 8.5 ms a call, theirs alone 1.3 ms."""
-    contrast = letters[:, 7]
+    contrast = letters[:, LetterFeature.CONTRAST]
     faint = candidates & (contrast >= FAINT_LETTER_CONTRAST) & (contrast < SURE_MIN_CONTRAST)
     if faint.any():
         faint[faint] = letter_shaped(board_letters(board, faint, FAINT_LETTER_CONTRAST),
@@ -534,10 +410,10 @@ def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarr
     I). Peers are fewer here (the tiles take some), so of the last two the nearer is the yardstick.
     The squares around a cell are a yardstick the same way (``near``): the centre has no peers.
     """
-    lettered = letters[:, 5] > 0
-    letterless = letters[:, 0] == 0
+    lettered = letters[:, LetterFeature.LETTER_SIZED] > 0
+    letterless = letters[:, LetterFeature.HAS_LETTER] == 0
     centre = np.zeros(SIZE * SIZE, bool)
-    centre[CENTRE] = lettered[CENTRE] and letters[CENTRE, 13] == 0
+    centre[CENTRE] = lettered[CENTRE] and letters[CENTRE, LetterFeature.STAR] == 0
     tiles = tiles | centre
     if not tiles.any():
         return ColourEvidence.none()

@@ -26,18 +26,18 @@ tile-coloured letterless cells beside tiles as blanks (6 blanks found, as many s
 
 The biggest central blob was often no letter: a tile's edge, the shadow it casts on the square below
 or its whole outline is bigger than its letter (a clear A and Z missed, shadowed squares taken for
-tiles). Lines and outlines are now no letter (:data:`vision.cells.letterevidence.LINE_WIDTH`,
-:data:`vision.cells.letterevidence.FRAME_FILL`), and a national letter's two dots may stand beside
-its value (:data:`vision.cells.letterevidence.MAX_TILE_WORD_BLOBS`: three umlaut tiles had been
+tiles). Lines and outlines are now no letter (:data:`vision.cells.tuning.LINE_WIDTH`,
+:data:`vision.cells.tuning.FRAME_FILL`), and a national letter's two dots may stand beside
+its value (:data:`vision.cells.tuning.MAX_TILE_WORD_BLOBS`: three umlaut tiles had been
 missed). Leave-one-source-out: found corners 47 -> 39 wrong of 8550 cells, truth corners 53 -> 48 of
 6975.
 
 A blank on a premium square was still missed: compared with the board's letterless cells at large,
 a beige blank on a red triple-word square is as close to the beige plain squares as to the tiles.
 Its own symmetric peers (:func:`_peer_likeness`) are red. With that feature, and occupancy trained
-on the truth with its errata applied (``bench/truth_errata.csv``: blanks the truth left out, cells
-under a sticky note), leave-one-source-out (tile models unchanged): found corners 31 -> 30 wrong
-of 8550 cells against the truth files, 25 -> 22 against the corrected truth; truth corners
+on the truth with its errata applied (``lab/data/truth_errata.csv``: blanks the truth left out,
+cells under a sticky note), leave-one-source-out (tile models unchanged): found corners 31 -> 30
+wrong of 8550 cells against the truth files, 25 -> 22 against the corrected truth; truth corners
 40 -> 34 and 34 -> 24 (missed tiles 14 -> 6). Each half alone helped too (truth corners,
 corrected: peers 27, errata 28).
 
@@ -59,7 +59,7 @@ leave-one-source-out, ten perceptrons averaged, summed over three seed offsets (
 the corrected truth with those nine blanks: found corners 65 -> 45 wrong (18 -> 12 false tiles, 47
 -> 33 missed), truth corners 83 -> 50 (38 -> 23 false, 45 -> 27 missed), with
 :data:`PEER_LIGHTNESS_WEIGHT` a quarter (was a half) and
-:data:`vision.cells.letterevidence.CENTRAL_OFFSET` 0.5 (was 0.45). Each alone: lightness 51 / 55
+:data:`vision.cells.tuning.CENTRAL_OFFSET` 0.5 (was 0.45). Each alone: lightness 51 / 55
 (found / truth corners), offset 59 / 68. ``tileref eval`` (found corners, one seed offset, corrected
 truth): 22 -> 15 wrong of 8550 (7 -> 4 false tiles, 15 -> 11 missed). Tried and dropped: peers
 compared by face colour rather than the cell's mean (45 / 48, no better), lightness counted a
@@ -88,7 +88,7 @@ more of them silently, 21 -> 24); the letter blob's offset from the cell's centr
 the middle half (11-13); every feature taken from the board's own plane, or 0.08 cell above it,
 instead of the tile faces' (9-10, both of 170725's squares still taken; 10-11); 60 rendered boards
 with four blanks each in training instead of 20 with two (14; on the renders 99 -> 83 tiles missed).
-No better: :data:`vision.cells.letterevidence.SURE_MIN_CONTRAST` 0.35 (9: D11 read empty, as no real
+No better: :data:`vision.cells.tuning.SURE_MIN_CONTRAST` 0.35 (9: D11 read empty, as no real
 letter on a truth tile is under 0.35, but a ssetser square taken). Measured by hand and not built,
 on the jheidel 2015 photos: a blank's wood grain (median absolute high-pass of its face at 48 px a
 cell: 0.6-3.1 on the blanks, the empty squares' median 0.5-1.1 and 90th percentile 0.7-2.8) and the
@@ -98,7 +98,7 @@ it on four more): neither tells this blank from its square.
 
 What told it was a nearer yardstick: the squares around the blank, in the same light, rather than
 its peers across the board (:func:`vision.cells.facecolour.near_distance`,
-:data:`vision.cells.facecolour.BLANK_NEAR_SPREADS`). Occupancy alone 9 -> 6 wrong for each of the
+:data:`vision.cells.tuning.BLANK_NEAR_SPREADS`). Occupancy alone 9 -> 6 wrong for each of the
 three seeds (the blank on O10 found in three more photos), ``tileref eval`` 8 -> 5 of 8550 against
 the corrected truth (found corners; no cell taken) and 12 -> 8 with the corners given. Left: O10 in
 170737 and 170803 (the squares around it 3.1-3.4 of this photo's spreads in the grid as found, under
@@ -113,31 +113,27 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.board.cellgrid import STATS_PX, other_peers, stats_grid
 from vision.board.rectify import SIZE, RectifiedBoard
-from vision.cells.facecolour import FAINT_LETTER_CONTRAST, ColourEvidence, colour_evidence
-from vision.cells.letterevidence import (
-    CENTRE,
+from vision.cells.cellgrid import other_peers, stats_grid
+from vision.cells.facecolour import ColourEvidence, colour_evidence
+from vision.cells.letterevidence import CENTRE, LetterFeature, board_letters, sure_letter_tiles
+from vision.cells.tuning import (
+    BODY_CELL_PX,
+    BODY_EXTRA_PX,
+    BODY_NEIGHBOUR,
+    DOUBTFUL_TILE,
+    FAINT_LETTER_CONTRAST,
+    LIKELY_TILE,
     MIN_SURE_TILES,
+    PEER_LIGHTNESS_WEIGHT,
+    STAR_TILE,
+    STATS_PX,
     SURE_MIN_CONTRAST,
-    board_letters,
-    sure_letter_tiles,
 )
 from vision.perceptron import MODELS, Mlp
 
 LOCAL_FEATURES = 14
 """Colour, ink and edge features come first in :func:`cell_features`, letter evidence after."""
-STAR_TILE = 0.05
-"""The probability of a tile on a centre square whose star is in view: a tile would hide it. Under
-``unsure_empty_above``: at 0.25 (the earlier cap) every board with its star in view but read as a
-letter by the model had "unsure whether H8 holds a tile" (2 of the 39 empty squares warnings
-named, leave-one-source-out), about a square the photo shows bare."""
-LIKELY_TILE = 0.5
-"""The model's probability from which a cell counts as a tile when a board has too few sure
-letter tiles to give the tiles' colour by themselves
-(:func:`vision.cells.facecolour.colour_evidence`)."""
-DOUBTFUL_TILE = 0.3
-"""The probability of a doubtful cell: under one half (empty), over ``unsure_empty_above``."""
 
 
 def _box_stats(image: np.ndarray, px: int, *insets: float) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -168,7 +164,6 @@ def _box_stats(image: np.ndarray, px: int, *insets: float) -> list[tuple[np.ndar
     return out
 
 
-
 def cell_features(board: RectifiedBoard) -> np.ndarray:
     """A (225, F) feature matrix, row = row * 15 + col, for the occupancy model."""
     grid = stats_grid(board)
@@ -197,11 +192,6 @@ def cell_features(board: RectifiedBoard) -> np.ndarray:
     peers = _peer_likeness(whole, sure)
     return np.concatenate([local / 100.0, letters, body[:, None], peers[:, None]],
                           axis=1).astype(np.float32)
-
-
-BODY_CELL_PX = 8  # a cell's side in the small copy the rings are compared at (Lab colour)
-BODY_EXTRA_PX = 2  # ...and how far a ring reaches beyond the cell: a quarter cell
-BODY_NEIGHBOUR = 3  # distances to the 3rd-nearest sure tile and plain cell (1 or 2 may be a fluke)
 
 
 def _body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
@@ -244,26 +234,17 @@ def _body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray)
     ring[q + 1:ring_px - q - 1, q + 1:ring_px - q - 1] = False
     rings = np.ascontiguousarray(windows[:, :, ring].reshape(SIZE * SIZE, -1))
     tiles = np.flatnonzero(sure)
-    plain = np.flatnonzero(letters[:, 0] == 0)
+    plain = np.flatnonzero(letters[:, LetterFeature.HAS_LETTER] == 0)
     if min(len(tiles), len(plain)) <= BODY_NEIGHBOUR:
         return np.zeros(len(rings), np.float32)
     to_tile, to_plain = _kth_nearest(rings, tiles), _kth_nearest(rings, plain)
     return ((to_plain - to_tile) / (to_plain + to_tile + 1e-6)).astype(np.float32)
 
 
-PEER_LIGHTNESS_WEIGHT = 0.25
-"""Lightness counts a quarter as much as colour between peers: they lie on different sides of the
-board, in different light (the corners of a photo are darker), while a tile's colour is its own.
-Was a half: on a board full of tiles an empty plain square's one empty peer lay across the board
-in other light, and its lightness made it look more like the tiles (peer-likeness 0.6-0.8, as
-high as the blanks'). A quarter found more blanks on plain and triple-word squares; a tenth as
-many but more false tiles (see the module docstring)."""
-
-
 def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """(225,) in -1..1: how much more a cell's mean colour (Lab, ``colours``) looks like this
     photo's sure letter tiles (``sure``, :func:`vision.cells.letterevidence.sure_letter_tiles`) than
-    like its nearest symmetric peer (:func:`vision.board.cellgrid.symmetric_peers`) that is no sure
+    like its nearest symmetric peer (:func:`vision.cells.cellgrid.symmetric_peers`) that is no sure
     tile.
 
     Why: a blank tile on a premium square was missed when compared with the board's letterless
@@ -340,7 +321,7 @@ class OccupancyModel:
         model, trained on few boards, missed all nine clear tiles of some sparse boards
         leave-one-source-out (112 -> 69 wrong cells of 6975). So is a blank told by its colour alone
         (:func:`vision.cells.facecolour.colour_blanks`), and a cell whose colour only half says so
-        is doubtful (:data:`vision.cells.facecolour.DOUBTFUL_PEER_SPREADS`), as is a faint letter
+        is doubtful (:data:`vision.cells.tuning.DOUBTFUL_PEER_SPREADS`), as is a faint letter
         washed out by glare or a sheen, or a letter on a plain square on a face no darker than the
         tiles' (:func:`vision.cells.facecolour.letters_on_bare_kinds`); a face of its square's
         colour is no tile whatever its ink (:class:`vision.cells.facecolour.ColourEvidence`), but
@@ -378,8 +359,8 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
     (kristopalka red_boards_013, ssetser IMG_2687: many tiles, the centre bare)."""
     probability = probability.copy()
     letters = features[:, LOCAL_FEATURES:]
-    few_sure = letters[:, 12] < MIN_SURE_TILES / 10
-    probability[(letters[:, 0] == 0) & few_sure] /= 2
+    few_sure = letters[:, LetterFeature.SURE_TILES] < MIN_SURE_TILES / 10
+    probability[(letters[:, LetterFeature.HAS_LETTER] == 0) & few_sure] /= 2
     sure = sure_letter_tiles(letters)
     if colour is not None:
         doubtful = colour.doubtful()
@@ -389,14 +370,15 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
     if colour is not None:
         probability[colour.square] = np.minimum(probability[colour.square], DOUBTFUL_TILE)
     # The centre's star is letter-sized ink on a square; a tile on the centre hides it.
-    star = letters[:, 13] > 0
+    star = letters[:, LetterFeature.STAR] > 0
     probability[star] = np.minimum(probability[star], STAR_TILE)
     probability = probability.reshape(SIZE, SIZE)
     likely = probability >= 0.5
     centre = SIZE // 2
     # Unless a letter shows beside it: then the centre begins a word whose other tiles the model
     # doubted (a thin I), and halving it would lose the whole first word.
-    lettered = ((letters[:, 5] > 0) & (letters[:, 7] >= SURE_MIN_CONTRAST)).reshape(SIZE, SIZE)
+    lettered = ((letters[:, LetterFeature.LETTER_SIZED] > 0)
+                & (letters[:, LetterFeature.CONTRAST] >= SURE_MIN_CONTRAST)).reshape(SIZE, SIZE)
     beside = lettered[[centre - 1, centre + 1, centre, centre],
                       [centre, centre, centre - 1, centre + 1]].any()
     if likely[centre, centre] and likely.sum() == 1 and not beside:
@@ -404,7 +386,7 @@ def game_rules(features: np.ndarray, probability: np.ndarray,
     # The other way round: the first word covers the centre and hides its star, so a centre that
     # shows no print at all (nothing as dark as a faint letter: a faint star on a pink square of
     # an unlabelled photo is 0.28) may hold a tile (a blank, most likely), tiles elsewhere or not.
-    if letters[CENTRE, 7] < FAINT_LETTER_CONTRAST:
+    if letters[CENTRE, LetterFeature.CONTRAST] < FAINT_LETTER_CONTRAST:
         probability[centre, centre] = max(probability[centre, centre], DOUBTFUL_TILE)
     return probability
 

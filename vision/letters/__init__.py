@@ -5,6 +5,6 @@ network of :mod:`~vision.letters.cnn` when one is trained); :mod:`~vision.letter
 looks again at the mark above a national letter; :mod:`~vision.letters.tilecentre` finds where a
 letter lies on its square, so a tile pushed off it is read whole or found at all;
 :mod:`~vision.letters.blankfacing` turns a blank the way its neighbours face;
-:mod:`~vision.letters.ocr` asks Tesseract about the doubtful ones. Import what the product uses
-from :mod:`vision`.
+:mod:`~vision.letters.ocr` asks Tesseract about the doubtful ones. Every tuned number of the stage
+is in :mod:`~vision.letters.tuning`. Import what the product uses from :mod:`vision`.
 """

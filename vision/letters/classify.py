@@ -31,37 +31,22 @@ import numpy as np
 from vision.blobs import Blobs, label_maps
 from vision.bytestats import percentiles
 from vision.letters.cnn import Cnn, network_inputs
+from vision.letters.tuning import (
+    BOARD_PRIOR_MIN_TILES,
+    BOARD_PRIOR_ROUNDS,
+    BOARD_PRIOR_SMOOTHING,
+    FAINT_CONTRAST,
+    FAINT_ODDS,
+    GLYPH_INK_LEVEL,
+    GLYPH_PX,
+    NO_LETTER_ODDS,
+)
 from vision.perceptron import MODELS, Mlp
 from vision.probabilities import pooled
+from vision.tuning import CORE_MARGIN, FACE_PERCENTILE, WORK_PX
 
-CROP_PAD = 0.06
-"""Cells are cut this fraction of a cell wider on each side: tiles overhang their squares.
-Measured with ``tileref eval`` (leave-one-source-out): 0.15, with crops kept at 60 px, read
-96.7 % of English letters where 0.06 at 48 px read 97.3 % (more of the neighbours came in)."""
 BLANK = "?"
-NO_LETTER_ODDS = 0.1
-"""How much less likely any letter is when no letter-like blob of ink was found."""
-FAINT_CONTRAST = 0.25
-"""A crop whose darkest ink is less than this share darker than its face holds no printed letter.
-
-Measured on the real tile crops of the 38 dev photos (face and dark levels as :func:`ink_of_gray`
-takes them): the 1603 lettered tiles of five sources lie 0.32 to 0.97 darker (half of them over
-0.84), the seven blank tiles the truth files mark (all DeclanFinerty's, wooden) 0.06 to 0.17:
-their grain, stretched to full ink, made blobs the perceptron read as letters. A share, not grey
-levels, so a dim photo's letters keep theirs. Set with those blanks in view (no other source has
-one to hold out), so its gain is not a leave-one-source-out figure: ``tileref eval`` reads two
-more blanks right (read as G and A before; the second on a jheidel board, a source without
-blanks in the truth), and of 40 rendered blanks filling their crops 40 are read as blanks where
-6 were. It costs nothing measured: every other reading of the 38 photos is unchanged, and
-lettered renders in every font read as before."""
-FAINT_ODDS = 0.01
-"""How much less likely any letter is on a crop fainter than :data:`FAINT_CONTRAST`."""
 ROTATIONS = (0, 90, 180, 270)
-BOARD_PRIOR_MIN_TILES = 8
-"""Boards with fewer tiles read each tile on its own: too few to say which rotations are common."""
-BOARD_PRIOR_ROUNDS = 4
-BOARD_PRIOR_SMOOTHING = 0.5
-"""Tiles' worth of every rotation added to the board's counts, so no rotation becomes impossible."""
 
 
 def _orientation_histograms(glyphs: np.ndarray, cells: int = 4, bins: int = 8) -> np.ndarray:
@@ -106,12 +91,6 @@ def _orientation_histograms(glyphs: np.ndarray, cells: int = 4, bins: int = 8) -
     return np.sqrt(hist / (norm[:, None] + 1e-6))
 
 
-WORK_PX = 48
-"""Crops are resampled to this square before the letter is looked for."""
-GLYPH_PX = 24
-"""The letter's own box is scaled to this square: size and offset on the tile cancel out."""
-
-
 @dataclass(frozen=True)
 class GlyphParts:
     """Where the letter is in a work-size ink map, and which way its value digit lies."""
@@ -121,14 +100,10 @@ class GlyphParts:
     digit_weight: float  # ink area of the digit (0: none seen)
 
 
-INK_LEVEL = 0.45
-"""Darker than this (0 face .. 1 ink) is ink when blobs are looked for."""
-
-
 def _ink_blobs(inks: np.ndarray) -> Blobs:
     """The blobs of ink in (N, h, w) ink maps, all in one labelling pass (:mod:`vision.blobs`):
     finding the letters and digits of a 98-tile board took 10.8 ms a map at a time, 1.5 ms so."""
-    return label_maps(inks > INK_LEVEL)
+    return label_maps(inks > GLYPH_INK_LEVEL)
 
 
 @dataclass(frozen=True)
@@ -229,13 +204,6 @@ def find_glyph(ink: np.ndarray) -> GlyphParts | None:
     direction is what tells a turned-over N from a Z. ``None`` when no letter is seen (blank).
     """
     return _find_glyphs((1, *ink.shape), _ink_blobs(ink[None])).parts(0)
-
-
-FACE_PERCENTILE = 80
-"""The tile face is this bright percentile of the crop's central part (letters are darker)."""
-CORE_MARGIN = WORK_PX // 5
-"""Levels are measured inside this margin: the gaps, pegs and neighbours at a crop's edge are not
-the tile, and a bright neighbour counted as the face turned whole wooden tiles into ink."""
 
 
 def ink_maps(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
@@ -638,8 +606,6 @@ def _load_classifier(path: str) -> TileClassifier:
 
 __all__ = [
     "BLANK",
-    "CROP_PAD",
-    "GLYPH_PX",
     "GlyphParts",
     "TileClassifier",
     "TileGuess",

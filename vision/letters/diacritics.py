@@ -23,25 +23,11 @@ from functools import cache
 import numpy as np
 
 from vision.blobs import label_maps
-from vision.letters.classify import BLANK, INK_LEVEL, TileClassifier, TileGuess, ink_maps
+from vision.letters.classify import BLANK, TileClassifier, TileGuess, ink_maps
+from vision.letters.tuning import GLYPH_INK_LEVEL, MARK_GAP, MARK_WIDTH, MIN_MARK
 
 ABOVE = 230
 """Unicode's canonical combining class of a mark drawn above its letter (acute, dot, diaeresis)."""
-MIN_MARK = 0.01
-"""Ink a mark must have, as a share of the letter's, to count (2 px of a 200 px letter).
-
-Measured on the truth photos read as ``tileref eval`` reads them (leave-one-source-out, found
-corners): the 43 bare letters with a marked twin on the Polish and German boards (N, C, O, S, Z;
-A, O, U) have none at all above them, the Polish Ń Ó Ć Ż Ź 0.03-0.07, and the German dots
-0.06-0.19 on 17 of 22 tiles (the other 5 merge with the letter at this resolution; all 5 were
-read right anyway)."""
-MARK_GAP = 0.15
-"""A mark's lower edge lies within this share of the letter's height above the letter's top: on
-the real tiles the gap is 0-2 px of letters 18-20 px tall (under 0.12), while the specks and
-strips of a tile's own top edge that rendered tiles show above a bare letter lie 0.2-0.3 of the
-letter's height away, and are wide."""
-MARK_WIDTH = 0.4
-"""...and is no wider than this share of the letter (real marks: 0.15-0.3)."""
 
 
 def marked_above(letter: str) -> bool:
@@ -97,7 +83,7 @@ def marks_above(inks: np.ndarray) -> np.ndarray:
     shares = np.zeros(n)
     if n == 0:
         return shares
-    blobs = label_maps((inks > INK_LEVEL).astype(np.uint8))
+    blobs = label_maps((inks > GLYPH_INK_LEVEL).astype(np.uint8))
     owner = blobs.owner
     x, y, w, h, area = blobs.stats.T
     cx, cy = blobs.centres.T
@@ -182,5 +168,5 @@ def marks_unread(crops: list[np.ndarray], guesses: list[TileGuess], letters: str
     return int((_upright_marks(crops, guesses, lettered) >= MIN_MARK).sum())
 
 
-__all__ = ["MIN_MARK", "mark_above", "marked_above", "marked_twins", "marks_above", "marks_unread",
+__all__ = ["mark_above", "marked_above", "marked_twins", "marks_above", "marks_unread",
            "read_marks", "unseen_letters"]

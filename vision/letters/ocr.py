@@ -16,12 +16,7 @@ import cv2
 import numpy as np
 
 from vision.letters.classify import BLANK, TileGuess
-
-OCR_PX = 96
-"""Crops are enlarged to this side: Tesseract wants letters some 30+ pixels tall (96 read 33 of
-40 upright real tiles, 48 read 28)."""
-OCR_BORDER = 48
-"""White margin added around the letter: with less, --psm 10 misses most letters."""
+from vision.letters.tuning import OCR_BORDER, OCR_PX
 
 
 class OcrUnavailableError(RuntimeError):

@@ -19,34 +19,15 @@ import numpy as np
 from vision.blobs import label_maps
 from vision.board.rectify import RectifiedBoard
 from vision.letters.classify import ink_of_gray
-
-LOOK_PAD = 0.5
-"""The crop the letter is looked for in: the cell and half a cell around it (the rectified
-board's margin is half a cell, so even an edge cell's crop is whole)."""
-LOOK_CELL_PX = 24
-"""Pixels a cell in the locator's ink maps: a letter half a cell tall is still 12 px."""
-INK_LEVEL = 0.5
-"""Darker than this (0 face .. 1 the cell's darkest) is ink."""
-LETTER_LONG = (0.28, 0.8)
-"""A letter's longer side, in cells (letters stand about half a cell; a bold W is wide)."""
-LETTER_SHORT = 0.06
-"""A letter's shorter side is at least this (an I); thinner ink is a line or a gap."""
-LETTER_REACH = 0.55
-"""A letter whose centre lies further than this (cells, each axis) from the cell's centre is a
-neighbour's: a tile pushed half a cell off still has its letter within it."""
-PUSHED = 0.1
-"""A letter this far (cells, on the farther axis) from an empty cell's centre lies off it, its
-tile pushed aside: one the occupancy model can miss, since it judges a cell by its edges and
-the rings around it, which a pushed tile moves (:func:`stray_letters`). Nearer, the model saw
-what is there; a letter on its square lies about 0.05 cell off."""
-HALF_OFF = 0.35
-"""From this far the letter lies on the edge the cell shares with the next square, its tile half
-on each, up to half a cell (further, it is the next square's)."""
-TILES_APART = 0.7
-"""Two tiles' letters lie at least this far apart (cells, on the farther axis): a tile is 0.85-0.95
-of a cell wide and two cannot overlap. Ink nearer a tile's letter is that tile's (the letter
-itself seen from the next cell, its dark side, its value): with the grid given on a truth photo
-a tile's shadowed side, half a cell from its letter, read as an I at 0.96."""
+from vision.letters.tuning import (
+    LETTER_LONG,
+    LETTER_REACH,
+    LETTER_SHORT,
+    LOCATOR_INK_LEVEL,
+    LOOK_CELL_PX,
+    LOOK_PAD,
+    TILES_APART,
+)
 
 
 def _ink_of_looks(grey: np.ndarray) -> np.ndarray:
@@ -82,7 +63,7 @@ def letter_offsets(board: RectifiedBoard, cells: list[tuple[int, int]]) -> np.nd
     start = np.rint(origin - LOOK_PAD * LOOK_CELL_PX).astype(int) + border
     span = np.arange(2 * LOOK_CELL_PX)
     grey = grey[(start[:, 1, None] + span)[:, :, None], (start[:, 0, None] + span)[:, None, :]]
-    return offsets_in_ink(_ink_of_looks(grey) > INK_LEVEL)
+    return offsets_in_ink(_ink_of_looks(grey) > LOCATOR_INK_LEVEL)
 
 
 def offsets_in_ink(ink: np.ndarray) -> np.ndarray:
@@ -142,5 +123,4 @@ def stray_letters(board: RectifiedBoard, empty: Mapping[tuple[int, int], float],
     return found
 
 
-__all__ = ["HALF_OFF", "LOOK_PAD", "PUSHED", "TILES_APART", "letter_offsets", "offsets_in_ink",
-           "stray_letters"]
+__all__ = ["letter_offsets", "offsets_in_ink", "stray_letters"]

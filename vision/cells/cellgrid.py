@@ -14,10 +14,8 @@ import cv2
 import numpy as np
 
 from vision.board.rectify import SIZE, RectifiedBoard
-
-WORK_PX = 48
-"""Cells (and grown cells) are resampled to this square before letters are looked for. Occupancy's
-own, not the letter reader's: the perceptron's weights were learnt at this size."""
+from vision.cells.tuning import STATS_PX
+from vision.tuning import WORK_PX
 
 
 def work_cells(board: RectifiedBoard, grow: float, *, gray: bool = False) -> np.ndarray:
@@ -54,9 +52,6 @@ def work_cells(board: RectifiedBoard, grow: float, *, gray: bool = False) -> np.
     return cells
 
 
-STATS_PX = 24
-"""Colour, ink and edge statistics are taken on the grid shrunk to this many pixels a cell."""
-
 def stats_grid(board: RectifiedBoard) -> np.ndarray:
     """The board's grid (no margin) resampled to :data:`STATS_PX` pixels a cell, BGR."""
     px, margin = board.cell_px, board.margin_px
@@ -90,4 +85,4 @@ def other_peers() -> tuple[np.ndarray, np.ndarray]:
     return peers, other
 
 
-__all__ = ["STATS_PX", "WORK_PX", "other_peers", "stats_grid", "symmetric_peers", "work_cells"]
+__all__ = ["other_peers", "stats_grid", "symmetric_peers", "work_cells"]
