@@ -324,6 +324,15 @@ class Game:
         self.history.append((move, verdict))
         return verdict
 
+    def examine(self, move: Move) -> Verdict:
+        """The verdict ``move`` would get now, changing nothing; an illegal move comes back as
+        ``Verdict(legal=False)``. A table shows a play being laid (the words it makes so far)
+        before its player says it is finished, and only then is it judged for the record."""
+        try:
+            return self._examine(move)[1]
+        except IllegalPlayError as error:
+            return Verdict.illegal(getattr(move, "player", "?"), error)
+
     def judge(self, move: Move) -> Verdict:
         """Like :meth:`push`, but an illegal move comes back as ``Verdict(legal=False)``."""
         try:

@@ -129,6 +129,12 @@ def test_live_camera_play_is_judged_and_shown(live_server, launch_browser, tmp_p
     page.screenshot(path="/tmp/tileref-live-hand.png")
     assert json.loads(urllib.request.urlopen(
         f"{live_server.url}/api/games/{game_id}").read())["moves"] == []
+    # The camera's CAT is shown as not judged yet; nothing is recorded until Done.
+    page.wait_for_selector("#laying:has-text('Ann (South) is laying CAT.')", timeout=30000)
+    assert page.locator("g.cell.mark-provisional").count() == 3
+    assert json.loads(urllib.request.urlopen(
+        f"{live_server.url}/api/games/{game_id}").read())["moves"] == []
+    page.click(".live-status button[data-action=done]")
     page.wait_for_selector("text=Ann (South) played CAT for 15.", timeout=30000)
     page.wait_for_selector("text=Bo (North) to play")
     assert page.evaluate("document.getElementById('video').videoWidth") == 800
@@ -209,7 +215,8 @@ def answer_by_tapping(page, question: str, cell: str, letter: str, played: str,
 
 def camera_reads(service, game_id: str, tiles: dict, maybe_tiles: tuple[str, ...] = ()) -> None:
     """The live camera reads ``tiles`` (a ``{Cell: Tile}`` board) steadily, frames enough to
-    be judged, unsure whether the ``maybe_tiles`` squares it reads as empty hold a tile."""
+    be judged, unsure whether the ``maybe_tiles`` squares it reads as empty hold a tile; the
+    mover says Done, and the camera goes on looking."""
     from referee.cells import Cell
     from vision import BoardReading, CellReading
     from vision.warning import unsure_whether_tile
@@ -221,6 +228,8 @@ def camera_reads(service, game_id: str, tiles: dict, maybe_tiles: tuple[str, ...
     table = service.live_table(game_id)
     for _ in range(2):
         service.judge_reading(game_id, table, reading)
+    service.done(game_id, {})
+    service.judge_reading(game_id, table, reading)
 
 
 def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browser):

@@ -30,3 +30,19 @@ def test_only_first_draft_is_played_off_the_table_board() -> None:
     off_the_board = [name for name in known_rulesets() if not find_ruleset(name).table_board]
     assert off_the_board == ["firstdraft"]
     assert find_ruleset("archipelago").seated and not find_ruleset("scrabble").seated
+
+
+def test_examine_gives_the_verdict_a_move_would_get_and_changes_nothing() -> None:
+    """The table shows a play being laid (the words so far) before it is judged for the record."""
+    from referee import Snapshot, Tile
+
+    game = new_game("archipelago", [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}])
+    laid = {Cell.parse(name): Tile.parse(token)
+            for name, token in {"G15": "C^", "H15": "A^", "I15": "T^"}.items()}
+    before = game.state()
+    verdict = game.examine(Snapshot("S", laid))
+    assert verdict.legal and [word.word for word in verdict.words] == ["CAT"]
+    assert game.state() == before and game.history == []
+    refused = game.examine(Snapshot("N", laid))
+    assert not refused.legal and refused.reason == "not-your-turn"
+    assert game.state() == before

@@ -20,6 +20,7 @@ from referee.boardtext import Tile, format_board_text, parse_board_text
 from referee.cells import Cell
 from referee.game import new_game
 from webui.db import Event
+from webui.turns import Commit
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,14 @@ class GameSession:
     @property
     def camera_side(self) -> str:
         return str(self.spec.get("table", {}).get("camera_side", "S"))
+
+    @property
+    def commit(self) -> Commit:
+        """How the game's plays are ended at the table (``options.commit``, ``settle_s``)."""
+        try:
+            return Commit.of_options(self.spec.get("options") or {})
+        except ValueError:  # a game stored before the option was checked: the default
+            return Commit()
 
     def apply(self, event: Event) -> None:
         """Apply one event of the log (a move is judged again, as the referee judges it now)."""

@@ -28,6 +28,7 @@ from vision import (
     maybe_tile_cells,
     off_square_cells,
 )
+from webui.turns import Provisional
 
 Board = dict[Cell, Tile]
 
@@ -52,6 +53,9 @@ class LiveConfig:
     # 10-20 MB; larger is refused in one sentence before it is decoded.
     max_photo_bytes: int = 25_000_000
     max_photo_pixels: int = 52_000_000
+    done_wait_s: float = 3.0
+    """Done said while the view is changing (a hand just left the board) waits this long for
+    the camera's next steady reading, rather than judge the one before the last tile."""
 
 
 class Fusion:
@@ -222,14 +226,22 @@ class LiveStatus:
     detail: str = ""
     updated_at: float = 0.0
     detail_cells: tuple[str, ...] = ()  # the squares ``detail`` names (South view)
+    provisional: Provisional | None = None  # the play being laid, not judged yet
 
     def to_json(self) -> dict[str, object]:
         return {"waiting_for": self.waiting_for, "detail": self.detail,
-                "detail_cells": list(self.detail_cells), "updated_at": self.updated_at}
+                "detail_cells": list(self.detail_cells), "updated_at": self.updated_at,
+                "provisional": self.provisional.to_json() if self.provisional else None}
 
 
 class LiveTable:
-    """The live state of one game's camera; lives in memory (frames are not history)."""
+    """The live state of one game's camera; lives in memory (frames are not history).
+
+    Besides the steadiness tracker and the fusion window it keeps the latest steady reading
+    (``seen``, the fused board in the South view) and since when it has stood unchanged with
+    nothing over it: the turn protocol (``webui.turns``) judges that board when the mover says
+    Done, or, hands-free, once it has stood long enough.
+    """
 
     def __init__(self, config: LiveConfig) -> None:
         self.config = config
@@ -240,16 +252,58 @@ class LiveTable:
         self.last_frame_jpeg: bytes | None = None
         self.last_frame_size: tuple[int, int] | None = None
         self.status = LiveStatus()
+        self.seen: Board | None = None
+        self.seen_since = 0.0
+        self._settled = threading.Condition()
+        self._unsettled = True  # the view has changed since ``seen`` was fused
 
     def check_view(self, image: Any) -> ViewCheck:
         check = self.tracker.update(image)
         if not check.steady:
             self.fusion.clear()
+            self.view_changed()
         return check
 
+    def view_changed(self) -> None:
+        """The picture moved or something is over the board: ``seen`` may be out of date, and
+        the hands-free clock starts again once the view is steady."""
+        with self._settled:
+            self._unsettled = True
+
+    def saw(self, board: Board) -> None:
+        """A new steady reading (fused): the latest the table has; wakes a waiting Done."""
+        with self._settled:
+            if board != self.seen or self._unsettled:
+                self.seen_since = time.time()
+            self.seen = dict(board)
+            self._unsettled = False
+            self._settled.notify_all()
+
+    def forget_seen(self) -> None:
+        """The board's corners moved: readings taken before say nothing of the squares now."""
+        self.fusion.clear()
+        with self._settled:
+            self.seen = None
+            self._unsettled = True
+
+    def steady_for(self) -> float:
+        """How long the latest steady reading has stood unchanged with nothing over the board
+        (0 while the view is changing)."""
+        with self._settled:
+            return 0.0 if self._unsettled or self.seen is None else time.time() - self.seen_since
+
+    def wait_settled(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a steady reading taken since the view last
+        changed; True when there is one."""
+        with self._settled:
+            return self._settled.wait_for(lambda: not self._unsettled, timeout)
+
     def set_status(self, waiting_for: str, detail: str = "",
-                   detail_cells: Sequence[str] = ()) -> bool:
+                   detail_cells: Sequence[str] = (),
+                   provisional: Provisional | None = None) -> bool:
         """Set what the table waits for; True when it changed (screens should update)."""
-        changed = (waiting_for, detail) != (self.status.waiting_for, self.status.detail)
-        self.status = LiveStatus(waiting_for, detail, time.time(), tuple(detail_cells))
+        changed = (waiting_for, detail, provisional) != (
+            self.status.waiting_for, self.status.detail, self.status.provisional)
+        self.status = LiveStatus(waiting_for, detail, time.time(), tuple(detail_cells),
+                                 provisional)
         return changed

@@ -18,7 +18,7 @@ from referee.cells import Cell, Seat
 from referee.colonization import ENGLISH
 from referee.tiles import load_tile_set
 from webui import boardsvg
-from webui.wording import describe, labels, recent
+from webui.wording import describe, labels, provisional_said, recent
 
 if TYPE_CHECKING:
     from webui.events import GameSession
@@ -120,6 +120,13 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         marks["seen"] = seen.seen
         marks["missing"] = seen.missing
     table = state.get("live") or {}
+    laying = table.get("provisional") if not state["pending_remove"] else None
+    drawn = seen.tiles if seen is not None else dict(game_session.game.board.tiles)
+    if laying:
+        # The play being laid, drawn as the camera sees it, its new tiles outlined: not judged.
+        drawn.update({Cell.parse(name): Tile.parse(token)
+                      for name, token in laying.get("tiles", {}).items()})
+        marks["provisional"] = list(laying.get("placed") or [])
     if (not state["pending_remove"] and table.get("detail")
             and table.get("waiting_for") == state["waiting_for"]):
         # The squares the table is told about while it waits (a tile half off its square, a
@@ -156,10 +163,11 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
     return {
         "game_id": game_id,
         "state": state,
-        "board_svg": draw_board(seen.tiles if seen is not None else game.board.tiles, options,
-                                seated=game.seated, marks=marks, ghosts=ghosts,
+        "board_svg": draw_board(drawn, options, seated=game.seated, marks=marks, ghosts=ghosts,
                                 interactive=True),
         "last": described,
+        "laying": provisional_said(laying, names, game_session.commit) if laying else None,
+        "commit": game_session.commit,
         "players": players,
         "recent": recent(state["history"], state["moves"], names, CONFIG.board_recent_moves),
         "figure_name": game.standing,

@@ -29,6 +29,7 @@ from referee.game import Verdict, find_ruleset
 from webui import db, events
 from webui.errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized, one_line
 from webui.events import GameSession, ReplayError
+from webui.turns import Commit
 from webui.wordlists import WordLists
 
 GAME_ID = re.compile(r"^[0-9a-f]{1,32}$")
@@ -125,6 +126,10 @@ class GameStore:
             raise ServiceError("'options' must be an object")
         options = dict(options)
         self.wordlists.check_for_game(options.get("wordlist", "enable"))
+        try:
+            Commit.of_options(options)
+        except ValueError as error:
+            raise ServiceError(str(error)) from None
         table = body.get("table") or {}
         if not isinstance(table, dict):
             raise ServiceError("'table' must be an object")

@@ -26,7 +26,7 @@ from referee.errors import IllegalPlayError
 from referee.game import Verdict
 from referee.moves import Snapshot
 from vision import Doubts, settle
-from webui import events, live
+from webui import events, live, turns, wording
 from webui.errors import Conflict, ServiceError, one_line
 from webui.events import GameSession
 from webui.photos import Photos, parse_corners, read_board
@@ -49,14 +49,19 @@ class FrameAnswer:
     kept: tuple[Cell, ...] = ()
     skipped: bool = False
     """The frame came while the one before it was still being read, and was dropped."""
+    provisional: turns.Provisional | None = None
+    """The play being laid, as the camera sees it so far: not judged, not recorded."""
 
     def to_json(self) -> dict[str, Any]:
-        """FORMATS.md's frames answer, with docs/formats.md's ``detail``, ``kept``, ``skipped``."""
+        """FORMATS.md's frames answer (``provisional`` where a play is being laid), with
+        docs/formats.md's ``detail``, ``kept``, ``skipped``."""
         data: dict[str, Any] = {
             "reading": self.reading.to_json() if self.reading is not None else None,
             "verdict": self.verdict.to_json() if self.verdict is not None else None,
             "waiting_for": self.waiting_for, "detail": self.detail,
             "kept": [cell.name for cell in self.kept]}
+        if self.provisional is not None:
+            data["provisional"] = self.provisional.to_json()
         if self.skipped:
             data["skipped"] = True
         return data
@@ -96,6 +101,7 @@ class Table:
             table = self._live.get(game_id)
             state["waiting_for"] = self._waiting_for(session, table)
             state["live"] = table.status.to_json() if table else None
+            state["commit"] = session.commit.to_json()
             return state
 
     def _waiting_for(self, session: GameSession, table: live.LiveTable | None) -> str:
@@ -168,7 +174,7 @@ class Table:
         self.store.record(game_id, events.CORNERS, {"corners": corners})
         table = self._live.get(game_id)
         if table is not None:
-            table.fusion.clear()
+            table.forget_seen()
             table.last_judged = None
 
     def correct(self, game_id: str, body: object, source: str = "player") -> Verdict | None:
@@ -259,12 +265,14 @@ class Table:
                 reading = read_board(image, corners, session.game.tile_set.name)
             except VisionError as error:
                 table.fusion.clear()
+                table.view_changed()
                 return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
                                           live.Detail(one_line(error),
                                                       tuple(cell.name for cell in error.cells)))
             except Exception:  # a reader bug must not stop the game: log it, try the next
                 log.exception("game %s: the board reader failed on a frame", game_id)
                 table.fusion.clear()
+                table.view_changed()
                 return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
                                           "the board reader failed on this frame")
             return self.judge_reading(game_id, table, reading)
@@ -322,39 +330,123 @@ class Table:
         if fused is None:
             return self._frame_answer(game_id, table, reading, None, live.WAIT_STEADY,
                                       "checking the reading against the next frames")
+        table.saw(fused)
+        with self.store.lock(game_id):
+            return self._weigh(game_id, table, reading, fused)
+
+    def _weigh(self, game_id: str, table: live.LiveTable, reading: Any,
+               fused: live.Board) -> FrameAnswer:
+        """What a steady reading means for the game now (the game's lock held): tiles lifted
+        off, no play, the play being laid (provisional), or, hands-free and settled, the play
+        judged."""
+        session = self.store.session(game_id)
+        game = session.game
+        if game.is_over:
+            return self._frame_answer(game_id, table, reading, None, live.WAIT_GAME_OVER, "")
+        if session.pending_remove:
+            still = [name for name in session.pending_remove if Cell.parse(name) in fused]
+            if still:
+                return self._frame_answer(game_id, table, reading, None, live.WAIT_REMOVAL,
+                                          "lift off " + ", ".join(still))
+            self.store.record(game_id, events.REMOVED,
+                              {"cells": list(session.pending_remove), "source": "camera"})
+            session = self.store.session(game_id)
+        board = dict(game.board.tiles)
+        if live.same_board(fused, board):
+            table.last_judged = None
+            return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY, "")
+        if table.last_judged is not None and table.last_judged == fused:
+            return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY,
+                                      wording.STILL_THE_JUDGED_BOARD)
+        commit = session.commit
+        provisional = turns.provisional_play(game, live.keep_designated_blanks(fused, board))
+        if commit.hands_free and table.steady_for() >= commit.settle_s:
+            verdict = self._commit_play(game_id, table, fused)
+            return self._frame_answer(game_id, table, reading, verdict, self._waiting(game_id),
+                                      "")
+        return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY,
+                                  wording.not_judged_yet(commit), provisional=provisional)
+
+    def _commit_play(self, game_id: str, table: live.LiveTable, seen: live.Board) -> Verdict:
+        """Judge ``seen`` as the mover's play and record it (the game's lock held)."""
+        session = self.store.session(game_id)
+        mover = session.game.to_move
+        assert mover is not None
+        snapshot = Snapshot(mover.id, live.keep_designated_blanks(seen, session.game.board.tiles))
+        table.last_judged = dict(seen)
+        return self.store.record_move(game_id, snapshot, "camera", reading=seen)
+
+    def _waiting(self, game_id: str) -> str:
+        return live.WAIT_REMOVAL if self.store.session(game_id).pending_remove else live.WAIT_PLAY
+
+    # -- the mover says Done -------------------------------------------------------------------
+
+    def done(self, game_id: str, body: object) -> FrameAnswer:
+        """POST /api/games/<id>/done: the mover's play is finished; judge the latest steady
+        reading against the position (FORMATS.md's turn protocol).
+
+        Said while the view is changing (a hand just left the board), it waits up to
+        ``LiveConfig.done_wait_s`` for the camera's next steady reading, so the last tile laid
+        is not left out. Refused (409) when no steady reading differs from the position.
+        """
+        if not isinstance(body, dict):
+            raise ServiceError("Done is {} or {'player': the mover's seat or name}")
+        session = self.store.session(game_id)
+        refused = _board_play_refused(session)
+        if refused:
+            raise ServiceError(refused)
+        if session.game.is_over:
+            raise Conflict("the game is over")
+        self._check_mover(session, body.get("player"))
+        with self._live_lock:
+            table = self._live.get(game_id)
+        if table is None:
+            raise Conflict(wording.NOTHING_PLACED)
+        settled = table.wait_settled(self.config.done_wait_s)
         with self.store.lock(game_id):
             session = self.store.session(game_id)
-            game = session.game
-            board = dict(game.board.tiles)
-            if game.is_over:
-                return self._frame_answer(game_id, table, reading, None,
-                                          live.WAIT_GAME_OVER, "")
+            if session.game.is_over:
+                raise Conflict("the game is over")
+            seen = table.seen
+            board = session.game.board.tiles
+            if not settled:
+                raise Conflict(wording.NO_CLEAR_VIEW)
+            if seen is None or live.same_board(seen, board):
+                raise Conflict(wording.NOTHING_PLACED)
             if session.pending_remove:
-                still = [name for name in session.pending_remove if Cell.parse(name) in fused]
+                still = [name for name in session.pending_remove if Cell.parse(name) in seen]
                 if still:
-                    return self._frame_answer(game_id, table, reading, None,
-                                              live.WAIT_REMOVAL, "lift off " + ", ".join(still))
+                    raise Conflict(f"lift off {', '.join(still)} first: the last play took "
+                                   f"{'them' if len(still) > 1 else 'it'}")
                 self.store.record(game_id, events.REMOVED,
                                   {"cells": list(session.pending_remove), "source": "camera"})
-                session = self.store.session(game_id)
-            if live.same_board(fused, board):
-                table.last_judged = None
-                return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY, "")
-            if table.last_judged is not None and table.last_judged == fused:
-                return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY,
-                                          "the last reading was judged; fix it or play again")
-            mover = game.to_move
-            assert mover is not None
-            snapshot = Snapshot(mover.id, live.keep_designated_blanks(fused, board))
-            table.last_judged = fused
-            verdict = self.store.record_move(game_id, snapshot, "camera", reading=fused)
-            waiting = live.WAIT_REMOVAL if self.store.session(game_id).pending_remove \
-                else live.WAIT_PLAY
-            return self._frame_answer(game_id, table, reading, verdict, waiting, "")
+            verdict = self._commit_play(game_id, table, seen)
+            waiting = self._waiting(game_id)
+            if table.set_status(waiting, ""):
+                self.store.changes.notify(game_id)
+            return FrameAnswer(waiting, "", None, verdict)
+
+    @staticmethod
+    def _check_mover(session: GameSession, named: object) -> None:
+        """Done names the mover, if it names anyone: another player cannot end their turn."""
+        if named is None:
+            return
+        if not isinstance(named, str):
+            raise ServiceError("'player' is the mover's seat or name")
+        game = session.game
+        try:
+            player = game.player(named)
+        except ValueError as error:
+            raise ServiceError(one_line(error)) from None
+        mover = game.to_move
+        if mover is not None and player.id != mover.id:
+            names = wording.labels(game.players)
+            raise Conflict(f"it is {names[mover.id]}'s turn, not {names[player.id]}'s")
 
     def _frame_answer(self, game_id: str, table: live.LiveTable, reading: Any,
                       verdict: Verdict | None, waiting_for: str,
-                      detail: str | live.Detail) -> FrameAnswer:
+                      detail: str | live.Detail,
+                      provisional: turns.Provisional | None = None) -> FrameAnswer:
         told = live.Detail(detail) if isinstance(detail, str) else detail
         if not told.text and reading is not None:
             # Nothing else to say: what the players can still put right is worth saying (a
@@ -363,9 +455,9 @@ class Table:
             session = self.store.session(game_id)
             told = live.waiting_detail(reading.warning_details, session.camera_side,
                                        _last_word(session.verdicts))
-        if table.set_status(waiting_for, told.text, told.cells):
+        if table.set_status(waiting_for, told.text, told.cells, provisional):
             self.store.changes.notify(game_id)
-        return FrameAnswer(waiting_for, told.text, reading, verdict)
+        return FrameAnswer(waiting_for, told.text, reading, verdict, provisional=provisional)
 
 
 def _board_play_refused(session: GameSession) -> str | None:

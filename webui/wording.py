@@ -15,6 +15,46 @@ from webui.live import tile_question
 
 SEAT_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
 
+# -- the turn protocol (webui.turns): what the table says while a play is being laid ----------
+
+NOTHING_PLACED = ("the camera sees no new tile on the board: lay the word, then say Done "
+                  "(a typed move goes through Play)")
+"""Done, when no steady reading differs from the position (409)."""
+NO_CLEAR_VIEW = ("the camera has had no clear view of the board since it changed: take hands "
+                 "off the board, then say Done again")
+"""Done, when the view has not settled within ``LiveConfig.done_wait_s`` (409)."""
+STILL_THE_JUDGED_BOARD = ("the board still shows the play just refused: put it right, or take "
+                          "the tiles back")
+"""While the board shows exactly what was last judged and refused."""
+
+
+def provisional_said(provisional: Mapping[str, Any], names: Mapping[str, str] | None,
+                     commit: Any) -> dict[str, Any]:
+    """A play being laid (FORMATS.md's ``provisional``) as the table shows it: ``{"headline",
+    "details"}``: who is laying what, and that it is not judged yet."""
+    who = (names or {}).get(str(provisional.get("player")), str(provisional.get("player")))
+    words = [str(word).upper() for word in provisional.get("words") or []]
+    placed = list(provisional.get("placed") or [])
+    if words:
+        headline = f"{who} is laying {words[0]}"
+    elif placed:
+        headline = f"{who} has put down {plural(len(placed), 'tile')}"
+    else:
+        headline = f"The board has changed on {who}'s turn"
+    details = [sentence(not_judged_yet(commit))]
+    if len(words) > 1:
+        details.insert(0, "Also: " + ", ".join(words[1:]) + ".")
+    return {"headline": headline + ".", "details": details, "placed": placed}
+
+
+def not_judged_yet(commit: Any) -> str:
+    """What the table adds while it shows a play being laid (``commit``: the game's
+    :class:`webui.turns.Commit`)."""
+    if commit.hands_free:
+        return (f"not judged yet: judged once the board stays still for "
+                f"{commit.settle_s:g} s")
+    return "not judged yet: say Done when the word is finished"
+
 
 def labels(players: Iterable[Any]) -> dict[str, str]:
     """How the table names each player (``referee.game.Player``), by the id verdicts use:

@@ -7,7 +7,25 @@
   // Actions on this game: "/moves", "/undo", ... under /api/games/<id>.
   const api = (path, body) => post("/api/games/" + gameId + path, body);
   window.tileref.api = api;
-  followPanel("/games/" + gameId + "/panel");
+  const refreshPanel = followPanel("/games/" + gameId + "/panel");
+  window.tileref.refreshPanel = refreshPanel;
+
+  // The mover's play is finished: the referee judges what the camera sees (the turn protocol).
+  async function done() {
+    say("Judging…");
+    const answer = await api("/done", {});
+    if (!answer) return;
+    say("");
+    await refreshPanel();
+  }
+  // The space bar says Done, unless someone is typing or a dialog is open.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== " " || event.repeat || event.ctrlKey || event.altKey || event.metaKey) return;
+    if (event.target.closest("input, textarea, select, button, a, dialog, [contenteditable]")) return;
+    if (document.querySelector("dialog[open]")) return;
+    event.preventDefault();
+    done();
+  });
 
   function toMove() {
     const panel = document.querySelector("#panel .panel");
@@ -18,6 +36,7 @@
     const button = event.target.closest("[data-action]");
     if (button) {
       const action = button.dataset.action;
+      if (action === "done") await done();
       if (action === "pass") await api("/moves", { player: toMove(), pass: true }) && say("Passed.");
       if (action === "exchange") {
         const count = parseInt(prompt("How many tiles were exchanged?", "7"), 10);
