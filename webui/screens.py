@@ -167,6 +167,8 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
                                 interactive=True),
         "last": described,
         "laying": provisional_said(laying, names, game_session.commit) if laying else None,
+        "seat_labels": {player.seat.value: names[player.id] for player in game.players
+                        if player.seat is not None},
         "commit": game_session.commit,
         "players": players,
         "recent": recent(state["history"], state["moves"], names, CONFIG.board_recent_moves),

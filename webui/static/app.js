@@ -66,30 +66,17 @@
     if (verdict) { say(verdict.legal ? "Legal." : "Not legal: " + verdict.message, !verdict.legal); if (verdict.legal) form.reset(); }
   });
 
-  const dialog = document.getElementById("fix-dialog");
-  function openFix(cell, tile) {
-    if (!dialog) return;
-    document.getElementById("fix-cell").textContent = cell;
-    const fixForm = document.getElementById("fix-form");
-    // A blank the camera saw ("?") is named by typing its letter in lower case.
-    const blank = tile.startsWith("?");
-    fixForm.letter.value = tile && !blank ? tile[0] : "";
-    fixForm.letter.placeholder = blank ? "a–z" : "";
-    fixForm.arrow.value = tile.length > 1 ? tile[1] : ("seated" in root.dataset ? "^" : "");
-    dialog.dataset.cell = cell;
-    dialog.showModal();
+  // A tapped square: say what lies there (the correction dialog, fix.js); the referee judges
+  // the corrected board again where it had judged that reading.
+  async function openFix(cell, tile) {
+    if (!window.tilerefFix) return;
+    const fixed = await window.tilerefFix.ask(cell, tile, "seated" in root.dataset);
+    if (fixed === undefined) return;
+    const result = await api("/corrections", { cell, tile: fixed });
+    if (!result) return;
+    const v = result.verdict;
+    say(v ? (v.legal ? "Corrected and judged again: legal." : "Corrected; judged again: " + v.message)
+          : "Corrected " + cell + ".", v && !v.legal);
+    await refreshPanel();
   }
-  if (dialog) dialog.addEventListener("close", async () => {
-    const fixForm = document.getElementById("fix-form");
-    const choice = dialog.returnValue;
-    if (choice !== "set" && choice !== "empty") return;
-    const letter = fixForm.letter.value.trim();
-    const tile = choice === "empty" || !letter ? null : letter + fixForm.arrow.value;
-    const result = await api("/corrections", { cell: dialog.dataset.cell, tile });
-    if (result) {
-      const v = result.verdict;
-      say(v ? (v.legal ? "Corrected and judged again: legal." : "Corrected; judged again: " + v.message)
-            : "Corrected " + dialog.dataset.cell + ".", v && !v.legal);
-    }
-  });
 })();

@@ -1,0 +1,86 @@
+"""An evening's play at a real table, in headless Debian Chromium (Playwright) against a real
+server thread: issue 34's browser tests.
+
+A game started from the tiles already on the table, read through the fake webcam (a .y4m of a
+rendered board); a whole game played through the camera, each play ended with Done; a word
+caught half laid that is not judged; a correction that sticks; the pages at a phone's and a
+tablet's size. Where the camera's picture must change as tiles go down, the test posts rendered
+JPEG frames through the frame route (the real reader reads them) while the page shows the game.
+Each test leaves a screenshot in /tmp to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lab.render import RenderOptions, render_board_photo
+from referee.boardtext import Tile
+from referee.cells import Cell
+
+pytestmark = pytest.mark.browser
+
+TABLET = {"width": 1024, "height": 768}
+PHONE = {"width": 390, "height": 844}
+LOOK = {"tilt": 15.0, "noise": 0.5, "board_style": "modern"}
+
+
+def tiles_of(spec: dict[str, str]) -> dict[Cell, Tile]:
+    return {Cell.parse(cell): Tile.parse(token) for cell, token in spec.items()}
+
+
+def render(spec: dict[str, str], seed: int = 12) -> Any:
+    return render_board_photo(tiles_of(spec), seed=seed, width=1024, height=768,
+                              options=RenderOptions(**LOOK))
+
+
+def call(url: str, body: Any = None, token: str | None = None,
+         content_type: str = "application/json") -> Any:
+    data = None if body is None else body if isinstance(body, bytes) else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method="GET" if data is None else "POST",
+                                     headers={"Content-Type": content_type})
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def test_a_game_started_from_the_tiles_on_the_table(live_server, launch_browser, tmp_path: Path):
+    """The new-game form reads the board through the (fake) webcam, draws it, the players name
+    the blank the camera cannot read by tapping it, choose who plays next, and the game starts
+    from there: the camera's view of that board is no play."""
+    from lab.video import write_y4m
+
+    on_the_table = {"G15": "C^", "H15": "A^", "I15": "T^", "J15": "s^",
+                    "I1": "Dv", "H1": "Ov", "G1": "Gv", "F1": "Sv"}
+    photo = render(on_the_table)
+    video = write_y4m(tmp_path / "table.y4m", [photo.image] * 4, fps=2)
+    page = launch_browser(fake_video=video).new_page(viewport=TABLET)
+    page.goto(live_server.url + "/")
+    page.fill("input[name=name0]", "Ann")
+    page.fill("input[name=name1]", "Bo")
+    page.check("input[name=start_from][value=table]")
+    page.click("#position-camera")
+    page.wait_for_selector("#position-drawn svg", timeout=60_000)
+    page.wait_for_selector("#position-problems li:has-text('the blank on J15 has no letter yet')")
+    assert page.locator("#position-drawn g.cell[data-tile]").count() == 8
+    page.screenshot(path="/tmp/tileref-position-read.png")
+    page.click("#position-drawn g.cell[data-cell='J15']")
+    page.fill("#fix-form input[name=letter]", "S")
+    page.check("#fix-form input[name=blank]")
+    page.click("#fix-form button[value=set]")
+    page.wait_for_selector("#position-drawn g.cell[data-cell='J15'][data-tile='s^']")
+    assert "has no letter yet" not in page.inner_text("#position-problems")
+    page.select_option("#to-move", label="Bo (North)")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("text=Bo (North) to play")
+    assert page.locator("g.cell[data-cell='J15'][data-tile='s^']").count() == 1
+    page.screenshot(path="/tmp/tileref-position-started.png")
+    game_id = page.url.rsplit("/", 1)[1]
+    state = call(f"{live_server.url}/api/games/{game_id}")
+    assert state["history"] == [] and state["to_move"] == "N"
+    assert state["strength"] == {"S": 5, "N": 6}      # CATs: the blank is worth nothing
