@@ -84,3 +84,53 @@ def test_a_game_started_from_the_tiles_on_the_table(live_server, launch_browser,
     state = call(f"{live_server.url}/api/games/{game_id}")
     assert state["history"] == [] and state["to_move"] == "N"
     assert state["strength"] == {"S": 5, "N": 6}      # CATs: the blank is worth nothing
+
+
+def camera_sees(service, game_id: str, spec: dict[str, str], frames: int = 2) -> None:
+    """The live camera reads ``spec`` (cell -> token, as the reader reports: a blank is ``?``)
+    steadily for ``frames`` frames, through the frame route's ``judge_reading``."""
+    from vision import BoardReading, CellReading
+
+    tiles = tiles_of(spec)
+    reading = BoardReading(tuple(CellReading(cell.name, tile.letter, tile.rotation or 0,
+                                             blank=tile.blank) for cell, tile in tiles.items()),
+                           ())
+    table = service.live_table(game_id)
+    for _ in range(frames):
+        service.judge_reading(game_id, table, reading)
+
+
+def new_game(server, **extra: Any) -> tuple[str, str]:
+    created = call(f"{server.url}/api/games", {
+        "ruleset": "archipelago",
+        "players": [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}], **extra})
+    return created["id"], created["token"]
+
+
+def test_a_correction_sticks(live_server, browser):
+    """The camera reads a phantom blank on the empty D1 while Ann lays CAT. Tapping D1 and
+    choosing "Empty square" takes it out of the play being laid; Done judges CAT; the camera,
+    still seeing the phantom (now facing Bo, whose turn it is), makes no play of it."""
+    game_id, token = new_game(live_server)
+    service = live_server.app.extensions["tileref"].table
+    page = browser.new_page(viewport=TABLET)
+    page.goto(f"{live_server.url}/games/{game_id}#token={token}")
+    cat = {"G15": "C^", "H15": "A^", "I15": "T^"}
+    camera_sees(service, game_id, {**cat, "D1": "?^"})
+    page.wait_for_selector("#laying:has-text('Ann (South) has put down 4 tiles')")
+    assert page.locator("g.cell.mark-provisional").count() == 4
+    page.click("g.cell[data-cell='D1']")
+    assert "a blank" in page.inner_text("#fix-seen")
+    page.click("#fix-form button[value=empty]")
+    page.wait_for_selector("#laying:has-text('Ann (South) is laying CAT.')")
+    assert page.locator("g.cell[data-cell='D1'][data-tile]").count() == 0
+    page.click("#laying button[data-action=done]")
+    page.wait_for_selector("#verdict:has-text('Ann (South) played CAT')")
+    for phantom in ("?v", "?^"):
+        camera_sees(service, game_id, {**cat, "D1": phantom}, frames=3)
+    page.wait_for_selector("text=Bo (North) to play")
+    assert page.locator("#laying").count() == 0
+    page.screenshot(path="/tmp/tileref-correction-sticks.png")
+    state = call(f"{live_server.url}/api/games/{game_id}")
+    assert [entry["legal"] for entry in state["history"]] == [True]
+    assert state["corrections"][0]["cell"] == "D1" and state["corrections"][0]["tile"] is None

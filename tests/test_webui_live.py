@@ -854,3 +854,73 @@ def test_a_hand_held_still_over_the_board_is_waited_out_not_read(client, make_ga
     assert answer["waiting_for"] == live.WAIT_BOARD
     assert answer["detail"].startswith("something lies over ")
     assert answer["verdict"] is None and answer["reading"] is None
+
+
+def test_a_phantom_tile_corrected_away_stays_away_and_its_refusal_is_withdrawn(app, client,
+                                                                                make_game):
+    """The issue's D1: an empty square read as a blank. South lays CAT; the refusal the phantom
+    causes is withdrawn when a player taps D1 empty, CAT is judged, and the phantom, read
+    again (facing whoever is to move, or as a faint letter), makes no play nobody made. A tile
+    read surely on D1 is a real change."""
+    game_id, auth = make_game(dict(TWO_PLAYERS, options={"commit": "auto", "settle_s": 0}))
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    phantom = {**CAT_S, "D1": "?^"}
+    refused = play_readings(service, game_id, table, phantom)[-1]["verdict"]
+    assert refused["legal"] is False and refused["reason"] == "not-in-line"
+    fixed = tap(client, game_id, auth, "D1", None)
+    assert fixed["verdict"]["legal"] is True and fixed["verdict"]["words"][0]["word"] == "CAT"
+    history = fixed["state"]["history"]
+    assert history[0]["withdrawn"] == {"by": 2, "cell": "D1", "seen": "?^", "tile": None}
+    assert [entry["legal"] for entry in history] == [False, True]
+    panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
+    assert ("Withdrawn: Ann (South)&#39;s refused play, misread on D1." in panel
+            and "The camera saw a blank on D1; the players said it is an empty square." in panel)
+    # North to move: the phantom reads as North's blank now, then as an unsure letter.
+    for token, confidence in (("?v", 1.0), ("?^", 1.0), ("Ov", 0.5)):
+        later = [judge(service, game_id, table, reading(
+            {**CAT_S, "D1": token}, confidence={"D1": confidence})) for _ in range(3)]
+        assert [answer["verdict"] for answer in later] == [None] * 3, token
+        assert "provisional" not in later[-1]
+    assert len(service.state(game_id)["history"]) == 2
+    # North puts HORSE down, its E a real tile on D1, read surely: North's play, judged.
+    horse = {"H1": "Hv", "G1": "Ov", "F1": "Rv", "E1": "Sv", "D1": "Ev"}
+    real = [judge(service, game_id, table, reading({**CAT_S, **horse})) for _ in range(2)][-1]
+    assert real["verdict"]["legal"] is True and real["verdict"]["player"] == "N"
+    assert real["verdict"]["words"][0]["word"] == "HORSE"
+
+
+def test_a_correction_of_a_play_being_laid_is_not_judged(app, client, make_game):
+    """North is laying DOG; the camera reads the O as a Q. The tap fixes what the table shows,
+    nothing is judged until Done, and the camera's Q stays an O."""
+    position = tiles_of(CAT_S)
+    game_id, auth = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(position), "to_move": "N"}))
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    misread = {**CAT_S, "I1": "Dv", "H1": "Qv", "G1": "Gv"}
+    laying = play_readings(service, game_id, table, misread)[-1]
+    assert laying["provisional"]["words"] == ["DQG"]
+    answer = tap(client, game_id, auth, "H1", "Ov")
+    assert answer["verdict"] is None
+    assert answer["state"]["live"]["provisional"]["words"] == ["DOG"]
+    assert answer["state"]["history"] == [] and answer["state"]["last_reading"] is None
+    again = play_readings(service, game_id, table, misread)[-1]
+    assert again["provisional"]["words"] == ["DOG"] and again["verdict"] is None
+    verdict = done(service, game_id)["verdict"]
+    assert verdict["legal"] is True and verdict["words"][0]["word"] == "DOG"
+    assert [c["cell"] for c in service.state(game_id)["corrections"]] == ["H1"]
+
+
+def test_hold_corrections_until_a_sure_change() -> None:
+    overrides = {Cell.parse("D1"): ("?^", None), Cell.parse("J15"): (None, "s^")}
+    doubts = live.Doubts(frozenset({Cell.parse("K15")}), {Cell.parse("D1"): 0.5})
+    held = live.hold_corrections(tiles_of({"D1": "Qv"}), overrides, doubts, "S")
+    assert held == tiles_of({"J15": "s^"})            # an unsure Q: still the phantom
+    sure = live.Doubts(frozenset(), {Cell.parse("D1"): 0.95})
+    assert live.hold_corrections(tiles_of({"D1": "Qv", "J15": "E^"}), overrides, sure,
+                                 "S") == tiles_of({"D1": "Qv", "J15": "E^"})
+    # The camera at North names D1 as L15: its doubts are in its own view.
+    from_north = live.Doubts(frozenset(), {Cell.parse("L15"): 0.5})
+    assert live.hold_corrections(tiles_of({"D1": "Qv"}), overrides, from_north, "N") == \
+        tiles_of({"J15": "s^"})

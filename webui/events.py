@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 MOVE = "move"            # {"move": <move json>, "verdict": <verdict json>, "source", "reading"?}
 UNDO = "undo"            # {"source"}: take back the last legal move (game.pop())
 REMOVED = "removed"      # {"cells": [...], "source": "camera" | "player"}: tiles lifted off
-CORRECTION = "correction"  # {"cell", "tile" (token or null), "source"}: a misread cell fixed
+CORRECTION = "correction"  # {"cell", "tile" (token or null), "source", "seen", "judged",
+#                            "withdraws"?}: a misread cell fixed (see GameSession._apply_correction)
 CORNERS = "corners"      # {"corners": [[x, y] x 4] | null}: board corners dragged by hand
 KINDS = (MOVE, UNDO, REMOVED, CORRECTION, CORNERS)
 
@@ -142,20 +143,36 @@ class GameSession:
     def _apply_removed(self, event: Event) -> None:
         self.pending_remove = []
         self.game.lifted_off()
+        for name in event.payload.get("cells") or []:
+            # The tile is off the table: a correction of that square said what lay there.
+            self.overrides.pop(Cell.parse(name), None)
 
     def _apply_correction(self, event: Event) -> None:
-        cell = Cell.parse(event.payload["cell"])
-        token = event.payload.get("tile")
-        reading = dict(self.last_reading or self.game.board.tiles)
-        if token:
-            reading[cell] = Tile.parse(token)
-        else:
-            reading.pop(cell, None)
-        self.last_reading = reading
-        if "seen" in event.payload:
-            self.overrides[cell] = (event.payload["seen"], token or None)
+        """A player said what lies on one square. ``judged`` (the default, as every correction
+        was before plays were ended with Done): the camera reading last judged is corrected, to
+        be judged again; otherwise a play still being laid was (the table's live board, in
+        memory). ``seen``: what the camera saw there, so later frames that see the same are
+        corrected too (``webui.live.hold_corrections``). ``withdraws``: the refused play, judged
+        from a reading this correction shows was misread, is withdrawn."""
+        payload = event.payload
+        cell = Cell.parse(payload["cell"])
+        token = payload.get("tile")
+        if payload.get("judged", True):
+            reading = dict(self.last_reading or self.game.board.tiles)
+            if token:
+                reading[cell] = Tile.parse(token)
+            else:
+                reading.pop(cell, None)
+            self.last_reading = reading
+        if "seen" in payload:
+            self.overrides[cell] = (payload["seen"], token or None)
+        withdrawn = payload.get("withdraws")
+        for entry in self.history:
+            if withdrawn is not None and entry["seq"] == withdrawn and not entry["legal"]:
+                entry["withdrawn"] = {"by": event.seq, "cell": cell.name,
+                                      "seen": payload.get("seen"), "tile": token}
         self.corrections.append({"seq": event.seq, "cell": cell.name, "tile": token,
-                                 "source": event.payload.get("source", "player")})
+                                 "source": payload.get("source", "player")})
 
     def _apply_corners(self, event: Event) -> None:
         self.corners = event.payload.get("corners")

@@ -13,13 +13,15 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from referee.boardtext import Tile, rotate_tiles
 from referee.cells import Cell, Seat
 from vision import (
+    KNOWN_TILE_SURE,
+    Doubts,
     ReadingWarning,
     SteadyConfig,
     SteadyTracker,
@@ -192,6 +194,54 @@ def blanks_as_placed(seen: Board, expected: Board, mover_rotation: int) -> Board
         rotation = want.rotation if want is not None and want.blank else mover_rotation
         settled[cell] = Tile(tile.letter, True, rotation)
     return settled
+
+
+Override = tuple[str | None, str | None]
+"""A player's correction of a square: (what the camera saw there, what the player said is
+there), each a board-text token or None for an empty square."""
+
+
+def hold_corrections(seen: Board, overrides: Mapping[Cell, Override], doubts: Doubts,
+                     camera_side: str) -> Board:
+    """The players' corrections applied to a reading (South view): each holds for its square
+    until the camera reads a sure change there.
+
+    A correction is made because the camera misreads a square, and it goes on misreading it
+    the same way, or another way no surer: a phantom blank on an empty D1 comes back as a
+    blank (facing whoever is to move, :func:`blanks_as_placed`), or as a faint O. So the
+    correction holds while the square reads as it did when corrected (a blank as any blank),
+    or reads otherwise unsurely (a letter under ``vision.KNOWN_TILE_SURE``, an empty square a
+    warning says may hold a tile). A tile read surely where the camera had seen another, or
+    nothing, is a real change (a tile put down there), and is believed. ``doubts`` are the
+    reading's, in the camera's view (``camera_side``).
+    """
+    back = (4 - Seat.parse(camera_side).quarter_turns) % 4
+    held = dict(seen)
+    for cell, (was, fixed) in overrides.items():
+        current = seen.get(cell)
+        camera_cell = cell.turned(back)
+        if current is None:
+            sure = camera_cell not in doubts.maybe_tiles
+        else:
+            sure = doubts.confidence.get(camera_cell, 1.0) >= KNOWN_TILE_SURE
+        if not _looks_alike(current, was) and sure:
+            continue
+        if fixed:
+            held[cell] = Tile.parse(fixed)
+        else:
+            held.pop(cell, None)
+    return held
+
+
+def _looks_alike(tile: Tile | None, token: str | None) -> bool:
+    """Does the camera see ``tile`` as it saw ``token``? Any blank looks like any blank (its
+    arrow is a guess); a lettered tile by its letter and arrow."""
+    if tile is None or token is None:
+        return tile is None and token is None
+    seen = Tile.parse(token)
+    if tile.blank or seen.blank:
+        return tile.blank and seen.blank
+    return (tile.letter, tile.rotation) == (seen.letter, seen.rotation)
 
 
 def same_board(seen: Board, expected: Board) -> bool:

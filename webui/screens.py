@@ -18,7 +18,7 @@ from referee.cells import Cell, Seat
 from referee.colonization import ENGLISH
 from referee.tiles import load_tile_set
 from webui import boardsvg
-from webui.wording import describe, labels, provisional_said, recent
+from webui.wording import describe, labels, logged, provisional_said, recent
 
 if TYPE_CHECKING:
     from webui.events import GameSession
@@ -87,7 +87,8 @@ def seen_board(session: GameSession) -> SeenBoard | None:
     """What to draw after an illegal camera play: the reading, its differences marked."""
     last = session.verdicts[-1] if session.verdicts else None
     reading = session.last_reading
-    latest = bool(session.history) and session.last_reading_seq == session.history[-1]["seq"]
+    latest = bool(session.history) and session.last_reading_seq == session.history[-1]["seq"] \
+        and not session.history[-1].get("withdrawn")
     if not (latest and last and not last.get("legal") and reading is not None):
         return None
     board = session.game.board.tiles
@@ -107,7 +108,6 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
     game_session = services.store.session(game_id)
     options = game_session.spec.get("options") or {}
     last = state["moves"][-1] if state["moves"] else None
-    last_move = state["history"][-1]["move"] if state["history"] else None
     marks: dict[str, list[str]] = {"remove": state["pending_remove"]}
     if last and last.get("legal"):
         placed = [cell for word in (last.get("words") or [])[:1] for cell in word["cells"]]
@@ -151,7 +151,7 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
             row["figure"] = figures.get(pid, 0)
             row["words"] = [word.upper() for word in game.standing_words(pid)]
         players.append(row)
-    described = describe(last, last_move, names) if last else None
+    described = logged(state["history"][-1], last, names) if last else None
     if described is not None and seen is not None:
         offered = set((last or {}).get("blank_offers") or {})
         unnamed = [cell for cell in seen.blanks if cell not in offered]

@@ -178,27 +178,17 @@ class Table:
             table.last_judged = None
 
     def correct(self, game_id: str, body: object, source: str = "player") -> Verdict | None:
-        """Fix one cell of the last reading (letter, rotation, blank, or empty) and re-judge.
+        """Fix one square as the players say it is (letter, rotation, blank, or empty).
 
-        If the last move was judged from that reading, it is taken back first, so the corrected
-        board is judged as the same player's play. Returns the verdict, if a play was judged.
+        Where a play is being laid (the camera's latest board differs from the game's and was
+        not judged), the play being laid is corrected and nothing is judged: its player says
+        Done. Otherwise the reading last judged is corrected and judged again as the same
+        player's play: a legal play judged from it is taken back first; a refused one is
+        withdrawn (the log says so), since the players have shown it was misread. Without a
+        camera reading the game's own board is corrected and judged as the mover's play.
+        Returns the verdict, if a play was judged.
         """
-        if not isinstance(body, dict) or not isinstance(body.get("cell"), str):
-            raise ServiceError("a correction is {'cell': 'H8', 'tile': 'E^' or null}")
-        try:
-            cell = Cell.parse(body["cell"])
-        except ValueError as error:
-            raise ServiceError(str(error)) from None
-        token = body.get("tile")
-        if token in ("", "."):
-            token = None
-        if token is not None:
-            if not isinstance(token, str):
-                raise ServiceError("'tile' must be a board-text token like 'E^', 'e>' or '?'")
-            try:
-                token = Tile.parse(token.strip()).token
-            except ValueError as error:
-                raise ServiceError(str(error)) from None
+        cell, token = _correction(body)
         with self.store.lock(game_id):
             session = self.store.session(game_id)
             if session.game.is_over:
@@ -206,16 +196,53 @@ class Table:
             refused = _board_play_refused(session)
             if refused:
                 raise ServiceError(refused)
-            reading = dict(session.last_reading if session.last_reading is not None
-                           else session.game.board.tiles)
+            table = self._live.get(game_id)
+            laying = self._laying(session, table)
+            reading = dict(laying if laying is not None else session.last_reading
+                           if session.last_reading is not None else session.game.board.tiles)
             seen = reading.get(cell)
             seen_token = seen.token if seen else None
             previous = session.overrides.get(cell)
             if previous is not None and previous[1] == seen_token:
                 seen_token = previous[0]  # keep what the camera itself sees there
-            self.store.record(game_id, events.CORRECTION, {
-                "cell": cell.name, "tile": token, "source": source, "seen": seen_token})
-            return self._rejudge_reading(game_id, source)
+            payload: dict[str, Any] = {"cell": cell.name, "tile": token, "source": source,
+                                       "seen": seen_token, "judged": laying is None}
+            judged = _judged_entry(session)
+            if laying is None and judged is not None and not judged["legal"]:
+                payload["withdraws"] = judged["seq"]
+            self.store.record(game_id, events.CORRECTION, payload)
+            if table is not None and table.seen is not None:
+                table.seen = _corrected(table.seen, cell, token)  # what Done would judge now
+            if laying is not None and table is not None:
+                self._show_laying(game_id, table)
+                return None
+            verdict = self._rejudge_reading(game_id, source)
+            if table is not None:
+                corrected = self.store.session(game_id).last_reading
+                table.last_judged = dict(corrected) if verdict is not None and corrected else None
+            return verdict
+
+    @staticmethod
+    def _laying(session: GameSession, table: live.LiveTable | None) -> live.Board | None:
+        """The play being laid, as the camera last saw it steadily; None when there is none
+        (the camera sees the game's board, or the board it last judged)."""
+        if table is None or table.seen is None:
+            return None
+        if live.same_board(table.seen, session.game.board.tiles) \
+                or table.seen == table.last_judged:
+            return None
+        return table.seen
+
+    def _show_laying(self, game_id: str, table: live.LiveTable) -> None:
+        """A square of the play being laid was corrected: the table shows the play again."""
+        seen = table.seen or {}
+        session = self.store.session(game_id)
+        board = session.game.board.tiles
+        provisional = None if live.same_board(seen, board) else turns.provisional_play(
+            session.game, live.keep_designated_blanks(seen, board))
+        detail = wording.not_judged_yet(session.commit) if provisional else ""
+        if table.set_status(live.WAIT_PLAY, detail, (), provisional):
+            self.store.changes.notify(game_id)
 
     def _rejudge_reading(self, game_id: str, source: str) -> Verdict | None:
         session = self.store.session(game_id)
@@ -305,27 +332,23 @@ class Table:
         # a dim Q), the game's tile stands; a sure reading still reports a tile gone or changed.
         known = {cell: tile for cell, tile in session.game.board.tiles.items()
                  if cell.name not in session.pending_remove}
+        doubts = Doubts.of_reading(reading)
         seen, kept = settle(reading.tiles(), live.to_camera_frame(known, session.camera_side),
-                            Doubts.of_reading(reading))
+                            doubts)
         answer = self._judge_seen(game_id, table, reading,
-                                  live.to_south_frame(seen, session.camera_side))
+                                  live.to_south_frame(seen, session.camera_side), doubts)
         return replace(answer, kept=tuple(kept))
 
     def _judge_seen(self, game_id: str, table: live.LiveTable, reading: Any,
-                    seen: live.Board) -> FrameAnswer:
-        """The rest of :meth:`judge_reading`, on the settled board in the South view."""
+                    seen: live.Board, doubts: Doubts) -> FrameAnswer:
+        """The rest of :meth:`judge_reading`, on the settled board in the South view, with the
+        reading's doubts (camera view) that decide whether a correction still holds."""
         session = self.store.session(game_id)
         if not session.game.seated:  # without seats a tile's rotation says nothing
             seen = live.without_rotation(seen)
         elif (mover := session.game.to_move) is not None and mover.seat is not None:
             seen = live.blanks_as_placed(seen, session.game.board.tiles, mover.seat.rotation)
-        for cell, (was, fixed) in session.overrides.items():
-            current = seen.get(cell)
-            if (current.token if current else None) == was:
-                if fixed:
-                    seen[cell] = Tile.parse(fixed)
-                else:
-                    seen.pop(cell, None)
+        seen = live.hold_corrections(seen, session.overrides, doubts, session.camera_side)
         fused = table.fusion.add(seen)
         if fused is None:
             return self._frame_answer(game_id, table, reading, None, live.WAIT_STEADY,
@@ -490,3 +513,43 @@ def _last_word(verdicts: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
     if not words or not words[0].get("cells"):
         return None
     return str(words[0].get("word", "")), list(words[0]["cells"])
+
+
+def _correction(body: object) -> tuple[Cell, str | None]:
+    """A correction's square and tile (a board-text token, None for an empty square)."""
+    if not isinstance(body, dict) or not isinstance(body.get("cell"), str):
+        raise ServiceError("a correction is {'cell': 'H8', 'tile': 'E^' or null}")
+    try:
+        cell = Cell.parse(body["cell"])
+    except ValueError as error:
+        raise ServiceError(str(error)) from None
+    token = body.get("tile")
+    if token in ("", "."):
+        token = None
+    if token is not None:
+        if not isinstance(token, str):
+            raise ServiceError("'tile' must be a board-text token like 'E^', 'e>' or '?'")
+        try:
+            token = Tile.parse(token.strip()).token
+        except ValueError as error:
+            raise ServiceError(str(error)) from None
+    return cell, token
+
+
+def _corrected(board: live.Board, cell: Cell, token: str | None) -> live.Board:
+    fixed = dict(board)
+    if token:
+        fixed[cell] = Tile.parse(token)
+    else:
+        fixed.pop(cell, None)
+    return fixed
+
+
+def _judged_entry(session: GameSession) -> dict[str, Any] | None:
+    """The log's last entry when it was judged from the camera's last reading (the reading a
+    correction now corrects), else None."""
+    if not session.history or session.last_reading is None:
+        return None
+    last = session.history[-1]
+    return last if last["seq"] == session.last_reading_seq and not last.get("withdrawn") \
+        else None

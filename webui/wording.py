@@ -242,11 +242,40 @@ def _first_draft_move(verdict: Mapping[str, Any], move: Mapping[str, Any], who: 
     return _legal(f"{who} placed the letters: {now}.", details)
 
 
+def tile_words(token: str | None) -> str:
+    """A square's content as a person says it: "an empty square", "a blank", "a blank standing
+    for E", "an E" (board-text tokens; the arrow is not said)."""
+    if not token:
+        return "an empty square"
+    letter = token[0]
+    if letter == "?":
+        return "a blank"
+    if letter != letter.upper():
+        return f"a blank standing for {letter.upper()}"
+    return f"{'an' if letter in 'AEFHILMNORSX' else 'a'} {letter}"
+
+
+def logged(entry: Mapping[str, Any], verdict: Mapping[str, Any],
+           names: Mapping[str, str] | None) -> dict[str, Any]:
+    """One entry of the game's log (``history``) with its verdict, in words: as
+    :func:`describe` says it, or, for a refusal the players showed was a misread (a correction
+    ``withdrew`` it), what happened instead."""
+    withdrawn = entry.get("withdrawn")
+    if not withdrawn:
+        return describe(verdict, entry.get("move"), names) | {"withdrawn": False}
+    who = (names or {}).get(str(verdict.get("player")), str(verdict.get("player")))
+    cell = withdrawn.get("cell")
+    return {"legal": False, "withdrawn": True, "reason": verdict.get("reason"), "remove": [],
+            "headline": f"Withdrawn: {who}'s refused play, misread on {cell}.",
+            "details": [f"The camera saw {tile_words(withdrawn.get('seen'))} on {cell}; the "
+                        f"players said it is {tile_words(withdrawn.get('tile'))}."]}
+
+
 def recent(history: Sequence[Mapping[str, Any]], verdicts: Sequence[Mapping[str, Any]],
            names: Mapping[str, str] | None, count: int) -> list[dict[str, Any]]:
     """The last ``count`` moves in words, the latest first, each with its ``source``."""
     pairs = list(zip(history, verdicts, strict=False))[-count:]
-    return [describe(verdict, entry["move"], names) | {"source": entry["source"]}
+    return [logged(entry, verdict, names) | {"source": entry["source"]}
             for entry, verdict in reversed(pairs)]
 
 
