@@ -924,3 +924,81 @@ def test_hold_corrections_until_a_sure_change() -> None:
     from_north = live.Doubts(frozenset(), {Cell.parse("L15"): 0.5})
     assert live.hold_corrections(tiles_of({"D1": "Qv"}), overrides, from_north, "N") == \
         tiles_of({"J15": "s^"})
+
+
+CAPTURE = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
+"""RULES.md's worked example: South's TO down from H7 takes North's G on H8, captures DOG,
+and J8 is lifted off."""
+
+
+def test_undo_of_a_capture_lists_the_tiles_to_put_back_and_sees_them_back(app, client,
+                                                                          make_game):
+    game_id, auth = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(tiles_of(CAPTURE)), "to_move": "S"}))
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    played = {**CAPTURE, "H8": "O^"}
+    assert lay(service, game_id, table, played)["remove"] == ["J8"]
+    lifted = {cell: token for cell, token in played.items() if cell != "J8"}
+    assert play_readings(service, game_id, table, lifted)[-1]["waiting_for"] == "a play"
+    state = client.post(f"/api/games/{game_id}/undo", headers=auth).get_json()
+    assert state["restore"] == [{"cell": "H8", "tile": "Gv"}, {"cell": "J8", "tile": "Dv"}]
+    assert state["waiting_for"] == "tiles to be put back" and state["to_move"] == "S"
+    assert state["undone"]["verdict"]["words"][0]["word"] == "TO"
+    panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
+    assert "Taken back: Ann (South)&#39;s TO." in panel and "Put these tiles back" in panel
+    assert "Put back Bo (North)&#39;s G on H8 and Bo (North)&#39;s D on J8" in panel
+    # The camera still sees the capture: it waits, says what to put back, and rings it.
+    waiting = play_readings(service, game_id, table, lifted)[-1]
+    assert waiting["waiting_for"] == "tiles to be put back" and "provisional" not in waiting
+    assert waiting["detail"] == "put back Bo (North)'s G on H8 and Bo (North)'s D on J8"
+    assert service.state(game_id)["live"]["detail_cells"] == ["H8", "J8"]
+    from webui.errors import Conflict
+    with pytest.raises(Conflict, match="put back .* first"):
+        done(service, game_id)
+    half = play_readings(service, game_id, table, {**lifted, "H8": "Gv"})[-1]
+    assert half["detail"] == "put back Bo (North)'s D on J8"
+    back = play_readings(service, game_id, table, CAPTURE)[-1]
+    assert back["waiting_for"] == "a play" and "provisional" not in back
+    state = service.state(game_id)
+    assert state["restore"] == [] and state["waiting_for"] == "a play"
+    assert [entry["legal"] for entry in state["history"]] == []
+    assert lay(service, game_id, table, played)["legal"] is True     # South plays it again
+
+
+def test_tiles_put_back_can_be_confirmed_by_hand(client, make_game):
+    game_id, auth = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(tiles_of(CAPTURE)), "to_move": "S"}))
+    url = f"/api/games/{game_id}"
+    assert client.post(f"{url}/restored", headers=auth).status_code == 409
+    client.post(f"{url}/moves", headers=auth, json={"player": "S", "word": "TO", "at": "H7",
+                                                     "dir": "down"})
+    assert client.post(f"{url}/undo", headers=auth).get_json()["restore"] == [
+        {"cell": "H8", "tile": "Gv"}, {"cell": "J8", "tile": "Dv"}]
+    assert client.post(f"{url}/restored").status_code == 401
+    state = client.post(f"{url}/restored", headers=auth).get_json()
+    assert state["restore"] == [] and state["waiting_for"] == "a play"
+
+
+@pytest.mark.parametrize("spec, moves", [
+    ({"ruleset": "colonization", "players": [{"name": "Ann"}, {"name": "Bo"}],
+      "options": {"seed": 3}},
+     [{"player": "Ann", "language": "FLORBIX"}, {"player": "Bo", "language": "QUENDAR"}]),
+    ({"ruleset": "firstdraft", "players": [{"name": "Ann"}, {"name": "Bo"}],
+      "options": {"seed": 5, "line": ["CAT", "OX", "E", "SOFT", "JUMPY"]}},
+     [{"player": "Ann", "coaster": 1}]),
+])
+def test_undo_takes_back_a_move_in_every_ruleset(client, make_game, spec, moves):
+    game_id, auth = make_game(spec)
+    url = f"/api/games/{game_id}"
+    before = client.get(url).get_json()
+    for move in moves:
+        assert client.post(f"{url}/moves", headers=auth, json=move).get_json()["legal"]
+    state = client.post(f"{url}/undo", headers=auth).get_json()
+    assert len(state["history"]) == len(moves) - 1
+    assert state["undone"]["move"] == moves[-1]
+    if len(moves) == 1:
+        assert {key: state[key] for key in before if key not in ("version", "live", "undone")} \
+            == {key: before[key] for key in before if key not in ("version", "live", "undone")}
+    screen = client.get(f"/table/{game_id}").get_data(as_text=True)
+    assert 'data-action="undo"' in screen

@@ -7,7 +7,8 @@ look is ``static/style.css``'s: every square is a ``<g class="cell ...">`` with 
 (and ``data-tile``, the board-text token), which the pages' scripts tap to correct a square.
 
 Marks, by name: ``placed`` (the last play's tiles), ``captured`` (tiles it took over),
-``remove`` (tiles to lift off: ringed, the lifted letter shown as a ghost), ``check`` (a square
+``remove`` (tiles to lift off: ringed, the lifted letter shown as a ghost), ``restore`` (tiles
+to put back after an undo: ringed), ``check`` (a square
 to look at on the table), ``seen`` and ``missing`` (a refused camera reading drawn over the
 game's board: where it differs, and what it lacks).
 """
@@ -107,6 +108,9 @@ def _square(cell: Cell, tile: Tile | None, premium: str | None, value: int, owne
                      f'height="{CELL - 4}" rx="4"/>')
     if "remove" in marks:
         parts.append(f'<rect class="lift" x="{x + 1}" y="{y + 1}" width="{CELL - 2}" '
+                     f'height="{CELL - 2}" rx="4"/>')
+    if "restore" in marks:
+        parts.append(f'<rect class="put-back" x="{x + 1}" y="{y + 1}" width="{CELL - 2}" '
                      f'height="{CELL - 2}" rx="4"/>')
     parts.append("</g>")
     return "".join(parts)

@@ -28,10 +28,11 @@ log = logging.getLogger(__name__)
 MOVE = "move"            # {"move": <move json>, "verdict": <verdict json>, "source", "reading"?}
 UNDO = "undo"            # {"source"}: take back the last legal move (game.pop())
 REMOVED = "removed"      # {"cells": [...], "source": "camera" | "player"}: tiles lifted off
+RESTORED = "restored"    # {"source": "camera" | "player"}: tiles put back after an undo
 CORRECTION = "correction"  # {"cell", "tile" (token or null), "source", "seen", "judged",
 #                            "withdraws"?}: a misread cell fixed (see GameSession._apply_correction)
 CORNERS = "corners"      # {"corners": [[x, y] x 4] | null}: board corners dragged by hand
-KINDS = (MOVE, UNDO, REMOVED, CORRECTION, CORNERS)
+KINDS = (MOVE, UNDO, REMOVED, RESTORED, CORRECTION, CORNERS)
 
 
 class ReplayError(ValueError):
@@ -56,6 +57,11 @@ class GameSession:
     overrides: dict[Cell, tuple[str | None, str | None]] = field(default_factory=dict)
     last_reading: dict[Cell, Tile] | None = None
     last_reading_seq: int | None = None
+    # After an undo: cell name -> the tile (token) the game has there again and the table may
+    # not (a captured tile, a tile lifted off), until the camera sees it or a player says so.
+    restore: dict[str, str] = field(default_factory=dict)
+    # The move last taken back and its verdict, until the next move: what the table says.
+    undone: dict[str, Any] | None = None
 
     @property
     def ruleset(self) -> str:
@@ -115,7 +121,9 @@ class GameSession:
         self.history.append({"seq": event.seq, "move": event.payload["move"],
                              "source": event.payload.get("source", "api"),
                              "legal": bool(verdict.get("legal"))})
+        self.undone = None
         if verdict.get("legal"):
+            self._keep_restore()
             # Tiles still to lift from an earlier capture stay listed (a typed move does not
             # lift them), unless this play has put a tile back on that square.
             occupied = {cell.name for cell in self.game.board.tiles}
@@ -132,13 +140,38 @@ class GameSession:
             self.last_reading_seq = None
 
     def _apply_undo(self, event: Event) -> None:
+        """Take back the last legal move. The squares it changed are listed to put back where
+        the game has a tile again that the table may not (a captured tile, one lifted off);
+        the corrections of those squares end. ``rejudge``: the undo is the first half of a
+        correction's judging again, not a player's Undo: nothing is said of it."""
         index = self.last_legal_index()
         if index is None:
             raise ReplayError("nothing to undo")
+        before = dict(self.game.board.tiles)
         self.game.pop()
+        after = self.game.board.tiles
+        if not event.payload.get("rejudge"):
+            self.undone = {"move": self.history[index]["move"], "verdict": self.verdicts[index]}
         del self.verdicts[index]
         del self.history[index]
         self.pending_remove = []
+        changed = {cell for cell in {*before, *after} if before.get(cell) != after.get(cell)}
+        for cell in changed:
+            self.overrides.pop(cell, None)
+        self.restore.update({cell.name: after[cell].token for cell in changed if cell in after})
+        self._keep_restore()
+
+    def _keep_restore(self) -> None:
+        """Only squares where the game still has the tile to put back stay listed, in board
+        order."""
+        board = self.game.board.tiles
+        kept = {Cell.parse(name): token for name, token in self.restore.items()
+                if (tile := board.get(Cell.parse(name))) is not None and tile.token == token}
+        self.restore = {cell.name: kept[cell]
+                        for cell in sorted(kept, key=lambda cell: (cell.row, cell.col))}
+
+    def _apply_restored(self, event: Event) -> None:
+        self.restore = {}
 
     def _apply_removed(self, event: Event) -> None:
         self.pending_remove = []

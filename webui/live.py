@@ -38,6 +38,7 @@ Board = dict[Cell, Tile]
 WAIT_STEADY = "a steady view"
 WAIT_PLAY = "a play"
 WAIT_REMOVAL = "tiles to be removed"
+WAIT_RESTORE = "tiles to be put back"
 WAIT_BOARD = "a view of the whole board"
 WAIT_GAME_OVER = "nothing: the game is over"
 
@@ -242,6 +243,11 @@ def _looks_alike(tile: Tile | None, token: str | None) -> bool:
     if tile.blank or seen.blank:
         return tile.blank and seen.blank
     return (tile.letter, tile.rotation) == (seen.letter, seen.rotation)
+
+
+def shows(seen: Board, cell: Cell, tile: Tile) -> bool:
+    """Does the camera's board show ``tile`` on ``cell``? A blank looks like ``?``."""
+    return same_board({cell: seen[cell]} if cell in seen else {}, {cell: tile})
 
 
 def same_board(seen: Board, expected: Board) -> bool:

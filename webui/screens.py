@@ -18,7 +18,15 @@ from referee.cells import Cell, Seat
 from referee.colonization import ENGLISH
 from referee.tiles import load_tile_set
 from webui import boardsvg
-from webui.wording import describe, labels, logged, provisional_said, recent
+from webui.wording import (
+    describe,
+    labels,
+    logged,
+    provisional_said,
+    put_back,
+    recent,
+    taken_back,
+)
 
 if TYPE_CHECKING:
     from webui.events import GameSession
@@ -108,7 +116,8 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
     game_session = services.store.session(game_id)
     options = game_session.spec.get("options") or {}
     last = state["moves"][-1] if state["moves"] else None
-    marks: dict[str, list[str]] = {"remove": state["pending_remove"]}
+    marks: dict[str, list[str]] = {"remove": state["pending_remove"],
+                                   "restore": [item["cell"] for item in state["restore"]]}
     if last and last.get("legal"):
         placed = [cell for word in (last.get("words") or [])[:1] for cell in word["cells"]]
         marks["placed"] = placed
@@ -120,7 +129,8 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         marks["seen"] = seen.seen
         marks["missing"] = seen.missing
     table = state.get("live") or {}
-    laying = table.get("provisional") if not state["pending_remove"] else None
+    laying = table.get("provisional") \
+        if not (state["pending_remove"] or state["restore"]) else None
     drawn = seen.tiles if seen is not None else dict(game_session.game.board.tiles)
     if laying:
         # The play being laid, drawn as the camera sees it, its new tiles outlined: not judged.
@@ -152,6 +162,9 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
             row["words"] = [word.upper() for word in game.standing_words(pid)]
         players.append(row)
     described = logged(state["history"][-1], last, names) if last else None
+    restore = put_back({item["cell"]: item["tile"] for item in state["restore"]}, game.players)
+    if state.get("undone"):
+        described = taken_back(state["undone"], names, restore)
     if described is not None and seen is not None:
         offered = set((last or {}).get("blank_offers") or {})
         unnamed = [cell for cell in seen.blanks if cell not in offered]
@@ -167,6 +180,7 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
                                 interactive=True),
         "last": described,
         "laying": provisional_said(laying, names, game_session.commit) if laying else None,
+        "restore_words": restore,
         "seat_labels": {player.seat.value: names[player.id] for player in game.players
                         if player.seat is not None},
         "commit": game_session.commit,

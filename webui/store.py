@@ -220,6 +220,9 @@ class GameStore:
                 "camera_side": session.camera_side,
                 "history": list(session.history),
                 "pending_remove": list(session.pending_remove),
+                "restore": [{"cell": name, "tile": token}
+                            for name, token in session.restore.items()],
+                "undone": session.undone,
                 "corrections": list(session.corrections),
                 "corners": session.corners,
                 "last_reading": session.last_reading_text(),
@@ -315,6 +318,13 @@ class GameStore:
         for listener in self._listeners:
             listener(game_id, kind, payload)
         self.changes.notify(game_id)
+
+    def confirm_restored(self, game_id: str, source: str = "player") -> None:
+        """The players have put back the tiles an undo listed (409 when none wait)."""
+        with self.lock(game_id):
+            if not self.session(game_id).restore:
+                raise Conflict("no tiles are waiting to be put back")
+            self.record(game_id, events.RESTORED, {"source": source})
 
     def confirm_removed(self, game_id: str, source: str = "player") -> None:
         """The players have lifted off the tiles a capture took (409 when none wait)."""

@@ -109,6 +109,8 @@ class Table:
             return live.WAIT_GAME_OVER
         if session.pending_remove:
             return live.WAIT_REMOVAL
+        if session.restore:
+            return live.WAIT_RESTORE
         if table is not None and table.status.waiting_for in (live.WAIT_STEADY, live.WAIT_BOARD) \
                 and time.time() - table.status.updated_at < 10:
             return table.status.waiting_for
@@ -163,6 +165,8 @@ class Table:
             table = self._live.get(game_id)
             if table is not None:
                 table.last_judged = seen
+                if table.set_status(self._waiting_for(self.store.session(game_id), table), ""):
+                    self.store.changes.notify(game_id)
 
     def set_corners(self, game_id: str, body: object) -> None:
         """The board's corners in the camera's frames, dragged by hand (or None: find them)."""
@@ -250,7 +254,7 @@ class Table:
         last_legal = session.last_legal_index()
         if session.last_reading_seq is not None and last_legal is not None \
                 and session.history[last_legal]["seq"] == session.last_reading_seq:
-            self.store.record(game_id, events.UNDO, {"source": source})
+            self.store.record(game_id, events.UNDO, {"source": source, "rejudge": True})
             session = self.store.session(game_id)
         board = dict(session.game.board.tiles)
         if live.same_board(reading, board):
@@ -374,6 +378,15 @@ class Table:
             self.store.record(game_id, events.REMOVED,
                               {"cells": list(session.pending_remove), "source": "camera"})
             session = self.store.session(game_id)
+        if session.restore:
+            missing = {name: token for name, token in session.restore.items()
+                       if not live.shows(fused, Cell.parse(name), Tile.parse(token))}
+            if missing:
+                return self._frame_answer(
+                    game_id, table, reading, None, live.WAIT_RESTORE,
+                    live.Detail(wording.put_back(missing, game.players), tuple(missing)))
+            self.store.record(game_id, events.RESTORED, {"source": "camera"})
+            session = self.store.session(game_id)
         board = dict(game.board.tiles)
         if live.same_board(fused, board):
             table.last_judged = None
@@ -436,6 +449,9 @@ class Table:
                 raise Conflict(wording.NO_CLEAR_VIEW)
             if seen is None or live.same_board(seen, board):
                 raise Conflict(wording.NOTHING_PLACED)
+            if session.restore:
+                raise Conflict(f"{wording.put_back(session.restore, session.game.players)} "
+                               "first: the last move was taken back")
             if session.pending_remove:
                 still = [name for name in session.pending_remove if Cell.parse(name) in seen]
                 if still:

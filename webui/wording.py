@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from referee.boardtext import Tile
 from webui.live import tile_question
 
 SEAT_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
@@ -240,6 +241,45 @@ def _first_draft_move(verdict: Mapping[str, Any], move: Mapping[str, Any], who: 
     if refill is None:
         return _legal(f"{who} moved pool letters into rows: {now}.", details)
     return _legal(f"{who} placed the letters: {now}.", details)
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``["a", "b", "c"]`` → ``"a, b and c"``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def put_back(restore: Mapping[str, str], players: Iterable[Any]) -> str:
+    """The tiles an undo asks the table to put back (cell name → board-text token, in the
+    order to say them), in words,
+    each tile named by its owner where players have seats: "put back Bo (North)'s G on H8 and
+    Bo (North)'s D on J8"."""
+    players = list(players)
+    names = labels(players)
+    owners = {player.seat.rotation: names[player.id] for player in players
+              if player.seat is not None}
+    phrases = []
+    for name, token in restore.items():
+        tile = Tile.parse(token)
+        what = (f"a blank ({tile.letter.upper()})" if tile.letter != "?" else "a blank") \
+            if tile.blank else tile.letter
+        owner = owners.get(tile.rotation) if tile.rotation is not None else None
+        phrases.append(f"{owner}'s {what} on {name}" if owner else f"{what} on {name}")
+    return "put back " + and_list(phrases) if phrases else ""
+
+
+def taken_back(undone: Mapping[str, Any], names: Mapping[str, str] | None,
+               restore: str = "") -> dict[str, Any]:
+    """An Undo as the table says it (``undone``: the move taken back and its verdict), with
+    the tiles to put back (:func:`put_back`'s words) if any."""
+    verdict = undone.get("verdict") or {}
+    who = (names or {}).get(str(verdict.get("player")), str(verdict.get("player")))
+    words = verdict.get("words") or []
+    what = f"{who}'s {words[0]['word'].upper()}" if words else f"{who}'s move"
+    details = [sentence(restore + ": the camera checks them")] if restore else []
+    details.append(f"{who} plays again.")
+    return {"legal": True, "withdrawn": True, "headline": f"Taken back: {what}.",
+            "details": details, "reason": None, "remove": []}
 
 
 def tile_words(token: str | None) -> str:

@@ -44,6 +44,7 @@
       }
       if (action === "undo") await api("/undo") && say("The last move was taken back.");
       if (action === "removed") await api("/removed") && say("Thanks: next turn.");
+      if (action === "restored") await api("/restored") && say("Thanks: the board is back as it was.");
       if (action === "share") {
         const link = location.origin + location.pathname + (token() ? "#token=" + token() : "");
         prompt("Open this on another screen (with the token it can also referee):", link);

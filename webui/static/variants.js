@@ -33,6 +33,11 @@
     if (action === "agree") await move({ player: button.dataset.player, agree: button.dataset.value === "yes" });
     if (action === "english-referee") await move({}, "/api/games/" + gameId + "/english");
     if (action === "pass") await move({ player: toMove(), pass: true });
+    // Undo takes back the last legal move in every ruleset (the table's one undo).
+    if (action === "undo" && await post("/api/games/" + gameId + "/undo", {})) {
+      say("The last move was taken back.");
+      await refresh();
+    }
     if (action === "exchange") {
       const count = parseInt(prompt("How many tiles were exchanged?", "7"), 10);
       if (count) await move({ player: toMove(), exchange: count });

@@ -66,6 +66,13 @@ def tiles_removed(game_id: str) -> Any:
     return jsonify(services().table.state(game_id))
 
 
+@bp.post("/games/<game_id>/restored")
+def tiles_restored(game_id: str) -> Any:
+    authorise(game_id)
+    services().store.confirm_restored(game_id)
+    return jsonify(services().table.state(game_id))
+
+
 @bp.post("/games/<game_id>/corrections")
 def correct(game_id: str) -> Any:
     authorise(game_id)
