@@ -134,3 +134,43 @@ def test_a_correction_sticks(live_server, browser):
     state = call(f"{live_server.url}/api/games/{game_id}")
     assert [entry["legal"] for entry in state["history"]] == [True]
     assert state["corrections"][0]["cell"] == "D1" and state["corrections"][0]["tile"] is None
+
+
+def test_the_dispute_page_is_tapped_like_the_board(live_server, browser, tmp_path: Path):
+    """A photo with a blank the reader cannot name: the blank is tapped and named in the same
+    dialog as on the referee board, the play is judged on the board so fixed, a dragged
+    corner is put back with one tap, and the overlay's marks are explained."""
+    import cv2
+
+    photo = render({"G8": "C^", "H8": "a^", "I8": "T^"}, seed=4)
+    path = tmp_path / "dispute.jpg"
+    cv2.imwrite(str(path), photo.image)
+    page = browser.new_page(viewport=TABLET)
+    page.goto(live_server.url + "/dispute")
+    page.set_input_files("input[name=photo]", str(path))
+    page.click("form.upload button[type=submit]")
+    page.wait_for_selector("#dispute-board svg")
+    assert page.locator("#overlay-legend li").count() == 5
+    page.click("#dispute-board g.cell[data-cell='H8']")
+    assert "a blank, its letter not named" in page.inner_text("#fix-seen")
+    page.fill("#fix-form input[name=letter]", "A")
+    page.check("#fix-form input[name=blank]")
+    page.click("#fix-form button[value=set]")
+    page.wait_for_selector("#dispute-board g.cell[data-cell='H8'][data-tile='a^']")
+    page.fill("#judge-form input[name=word]", "CAT")
+    page.fill("#judge-form input[name=at]", "G8")
+    page.click("#judge-form button[type=submit]")
+    page.wait_for_selector("#dispute-verdict")
+    assert "CaT" in page.inner_text("#dispute-verdict") or "CAT" in page.inner_text(
+        "#dispute-verdict")
+    handle = page.locator(".corner-editor .handle").first
+    before = handle.bounding_box()
+    box = before
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 40, box["y"] + 30, steps=4)
+    page.mouse.up()
+    assert handle.bounding_box()["x"] > before["x"] + 10
+    page.click("#reset-corners")
+    assert abs(handle.bounding_box()["x"] - before["x"]) < 1
+    page.screenshot(path="/tmp/tileref-dispute-tapped.png", full_page=True)

@@ -89,15 +89,24 @@ def _settled(tiles: dict[Cell, Tile], ruleset: str, tile_set: str, seats: Iterab
 
 
 def check_position(board: object, ruleset: str = "archipelago", tiles: object = None,
-                   seats: object = None) -> TablePosition:
-    """Board text as the players fixed it → the position and its problems."""
+                   seats: object = None, check: object = None) -> TablePosition:
+    """Board text as the players fixed it → the position and its problems; ``check``: squares
+    to ring (the ones a reading's warnings named, which a page keeps)."""
     if not isinstance(board, str):
         raise ServiceError("'board' must be board text (15 lines)")
+    if check is None:
+        check = []
+    if not isinstance(check, list) or not all(isinstance(name, str) for name in check):
+        raise ServiceError("'check' must be a list of squares such as ['K3']")
     try:
         parsed = parse_board_text(board)
     except BoardTextError as error:
         raise ServiceError(str(error)) from None
-    return _settled(parsed, ruleset, tile_set_option(tiles), _seats(seats))
+    try:
+        ringed = tuple(Cell.parse(name).name for name in check)
+    except ValueError as error:
+        raise ServiceError(f"'check': {error}") from None
+    return _settled(parsed, ruleset, tile_set_option(tiles), _seats(seats), check=ringed)
 
 
 def read_position(photos: Photos, data: bytes, ruleset: str = "archipelago",

@@ -50,5 +50,15 @@
     resolve(token);
   });
 
-  window.tilerefFix = { ask, described };
+  // Board text (15 lines of 15 space-separated tokens, or 15 characters) with one square
+  // changed, in the spaced form: what a page that holds the board as text sends back.
+  function withToken(text, name, token) {
+    const rows = text.split("\n").filter((line) => line.trim() && !line.trim().startsWith("#"))
+      .map((line) => (/\s/.test(line.trim()) ? line.trim().split(/\s+/) : [...line.trim()]));
+    const col = name.charCodeAt(0) - 65, row = Number(name.slice(1)) - 1;
+    rows[row][col] = token || ".";
+    return rows.map((tokens) => tokens.join(" ")).join("\n") + "\n";
+  }
+
+  window.tilerefFix = { ask, described, withToken };
 })();

@@ -134,18 +134,9 @@
     if (!cell || !window.tilerefFix) return;
     const fixed = await window.tilerefFix.ask(cell.dataset.cell, cell.dataset.tile || "", seated());
     if (fixed === undefined) return;
-    boardField.value = withToken(boardField.value, cell.dataset.cell, fixed);
+    boardField.value = window.tilerefFix.withToken(boardField.value, cell.dataset.cell, fixed);
     recheck();
   });
-
-  // Board text (15 lines of 15 space-separated tokens) with one square changed.
-  function withToken(text, name, token) {
-    const rows = text.split("\n").filter((line) => line.trim() && !line.trim().startsWith("#"))
-      .map((line) => line.trim().split(/\s+/));
-    const col = name.charCodeAt(0) - 65, row = Number(name.slice(1)) - 1;
-    rows[row][col] = token || ".";
-    return rows.map((tokens) => tokens.join(" ")).join("\n") + "\n";
-  }
 
   form.addEventListener("submit", (event) => {
     if (form.elements.start_from.value === "table" && !boardField.value) {

@@ -130,8 +130,8 @@ def table_position() -> Any:
     """The tiles already on the table, as a new game's ``position``: a camera frame or photo
     (multipart ``image`` with ``ruleset``, ``tiles``, ``camera_side``, ``seats``, or a raw
     image body with them in the query), or board text as the players fixed it (JSON ``{"board",
-    "ruleset", "tiles", "seats"}``) → the position in the South view, drawn, with its problems
-    (docs/formats.md). Nothing is stored."""
+    "ruleset", "tiles", "seats", "check"}``, ``check``: squares to ring) → the position in the
+    South view, drawn, with its problems (docs/formats.md). Nothing is stored."""
     if request.mimetype == "multipart/form-data" or request.mimetype.startswith("image/"):
         fields = request.form if request.mimetype == "multipart/form-data" else request.args
         ruleset, preset = _ruleset_choice(fields.get("ruleset"))
@@ -144,7 +144,7 @@ def table_position() -> Any:
             raise ServiceError("send {'board': board text, 'ruleset', 'tiles', 'seats'}")
         ruleset, preset = _ruleset_choice(body.get("ruleset"))
         position = check_position(body.get("board"), ruleset, body.get("tiles"),
-                                  body.get("seats"))
+                                  body.get("seats"), body.get("check"))
         tiles = body.get("tiles")
     svg = draw_board(position.tiles, {"tiles": tile_set_option(tiles), "preset": preset},
                      seated=find_ruleset(ruleset).seated, marks={"check": list(position.check)},
