@@ -134,7 +134,7 @@ def test_live_camera_play_is_judged_and_shown(live_server, launch_browser, tmp_p
     assert page.locator("g.cell.mark-provisional").count() == 3
     assert json.loads(urllib.request.urlopen(
         f"{live_server.url}/api/games/{game_id}").read())["moves"] == []
-    page.click(".live-status button[data-action=done]")
+    page.click(".live-card button[data-action=done]")
     page.wait_for_selector("text=Ann (South) played CAT for 15.", timeout=30000)
     page.wait_for_selector("text=Bo (North) to play")
     assert page.evaluate("document.getElementById('video').videoWidth") == 800

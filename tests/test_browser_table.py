@@ -174,3 +174,55 @@ def test_the_dispute_page_is_tapped_like_the_board(live_server, browser, tmp_pat
     page.click("#reset-corners")
     assert abs(handle.bounding_box()["x"] - before["x"]) < 1
     page.screenshot(path="/tmp/tileref-dispute-tapped.png", full_page=True)
+
+
+PAGE_FITS = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+@pytest.mark.parametrize("viewport", [TABLET, PHONE], ids=["tablet", "phone"])
+def test_every_page_fits_and_the_verdict_is_above_the_fold(live_server, browser, viewport,
+                                                          tmp_path: Path):
+    """At 1024x768 and 390x844 no page is wider than the screen, and on the referee board and
+    the live page the verdict, with Done, Pass and Undo, is in view without scrolling."""
+    import cv2
+
+    game_id, token = new_game(live_server)
+    call(f"{live_server.url}/api/games/{game_id}/moves",
+         {"player": "S", "word": "CAT", "at": "G15", "dir": "across"}, token)
+    colony = call(f"{live_server.url}/api/games", {
+        "ruleset": "colonization", "players": [{"name": "Ann"}, {"name": "Bo"}],
+        "options": {"seed": 3}})
+    draft = call(f"{live_server.url}/api/games", {
+        "ruleset": "firstdraft", "players": [{"name": "Ann"}, {"name": "Bo"}],
+        "options": {"seed": 5}})
+    path = tmp_path / "board.jpg"
+    cv2.imwrite(str(path), render({"G8": "C^", "H8": "A^", "I8": "T^"}, seed=4).image)
+    page = browser.new_page(viewport=viewport)
+    pages = {"index": "/", "board": f"/games/{game_id}#token={token}",
+             "live": f"/games/{game_id}/live#token={token}",
+             "colonization": f"/table/{colony['id']}", "firstdraft": f"/table/{draft['id']}",
+             "dispute": "/dispute", "error": "/no-such-page"}
+    for name, address in pages.items():
+        page.goto(live_server.url + address)
+        page.wait_for_load_state()
+        assert page.evaluate(PAGE_FITS), (address, page.evaluate(
+            "[document.documentElement.scrollWidth, window.innerWidth]"))
+        if address.startswith(f"/games/{game_id}"):
+            for selector in ("#verdict .headline", "[data-action=done]", "[data-action=pass]",
+                             "[data-action=undo]"):
+                box = page.locator(selector).first.bounding_box()
+                assert box is not None and box["y"] + box["height"] <= viewport["height"], (
+                    address, selector, box)
+            assert "Ann (South) played CAT" in page.inner_text("#verdict")
+        page.screenshot(path=f"/tmp/tileref-{viewport['width']}-{name}.png")
+    page.goto(live_server.url + "/dispute")
+    page.set_input_files("input[name=photo]", str(path))
+    page.click("form.upload button[type=submit]")
+    page.wait_for_selector("#dispute-board svg")
+    page.fill("#judge-form input[name=word]", "CATS")
+    page.fill("#judge-form input[name=at]", "G8")
+    page.click("#judge-form button[type=submit]")
+    page.wait_for_selector("#dispute-verdict")
+    assert page.evaluate(PAGE_FITS), page.evaluate(
+        "[document.documentElement.scrollWidth, window.innerWidth]")
+    page.screenshot(path=f"/tmp/tileref-{viewport['width']}-dispute-judged.png", full_page=True)
