@@ -250,6 +250,12 @@ class Game:
         active words, lowercase letters for blanks)."""
         return []
 
+    def standing_parts(self, player_id: str) -> list[tuple[str, int]]:
+        """The words behind a player's figure with what each adds to it, in the order of
+        :meth:`standing_words`, so the table can show the figure as a sum that adds up
+        (archipelago: each active word's value); empty where the figure is no such sum."""
+        return []
+
     def faces(self, player: Player, tile: Tile) -> bool:
         """Whether ``tile`` looks like one ``player`` put down (its rotation is theirs)."""
         if player.seat is None:

@@ -226,3 +226,32 @@ def test_every_page_fits_and_the_verdict_is_above_the_fold(live_server, browser,
     assert page.evaluate(PAGE_FITS), page.evaluate(
         "[document.documentElement.scrollWidth, window.innerWidth]")
     page.screenshot(path=f"/tmp/tileref-{viewport['width']}-dispute-judged.png", full_page=True)
+
+
+def test_exchange_and_share_are_asked_in_dialogs(live_server, browser):
+    """No prompt() box: the number of tiles exchanged and the link to share are asked in the
+    page's own dialogs, which fit a phone."""
+    game_id, token = new_game(live_server)
+    page = browser.new_page(viewport=PHONE)
+    page.on("dialog", lambda dialog: pytest.fail(f"a browser dialog: {dialog.message}"))
+    page.goto(f"{live_server.url}/games/{game_id}#token={token}")
+    page.click("button[data-action=exchange]")
+    assert page.locator("#exchange-dialog").is_visible()
+    page.fill("#exchange-dialog input[name=count]", "3")
+    page.click("#exchange-dialog button[value=ok]")
+    page.wait_for_selector("#verdict:has-text('Ann (South) exchanged 3 tiles.')")
+    page.click("button[data-action=share]")
+    link = page.input_value("#share-dialog input[name=link]")
+    assert link == f"{live_server.url}/games/{game_id}#token={token}"
+    assert page.evaluate(PAGE_FITS)
+    page.click("#share-dialog button[value=cancel]")
+    assert not page.locator("#share-dialog").is_visible()
+    # Colonization's screen asks the same way.
+    colony = call(f"{live_server.url}/api/games", {
+        "ruleset": "colonization", "players": [{"name": "Ann"}, {"name": "Bo"}],
+        "options": {"seed": 3, "languages": {"Ann": "FLORBIX", "Bo": "QUENDAR"}}})
+    page.goto(f"{live_server.url}/table/{colony['id']}#token={colony['token']}")
+    page.click("button[data-action=exchange]")
+    page.fill("#exchange-dialog input[name=count]", "2")
+    page.click("#exchange-dialog button[value=ok]")
+    page.wait_for_selector("#verdict:has-text('Ann exchanged 2 tiles.')")

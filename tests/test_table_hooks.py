@@ -16,6 +16,10 @@ def test_archipelago_shows_each_seats_strength_and_its_active_words() -> None:
     assert game.standing == "strength"
     assert game.standings() == game.state()["strength"] == {"S": 5, "N": 0}
     assert game.standing_words("S") == ["CAT"] and game.standing_words("N") == []
+    game.push(Play("N", "DOG", Cell.parse("I1"), Direction.ACROSS))
+    game.push(Play("S", "CATeR", Cell.parse("G15"), Direction.ACROSS))   # a blank E: worth 0
+    assert game.standing_parts("S") == [("CAT", 5), ("CATeR", 6)]
+    assert sum(value for _, value in game.standing_parts("S")) == game.standings()["S"] == 11
 
 
 def test_scrabble_shows_each_players_score_and_no_words() -> None:
@@ -23,7 +27,7 @@ def test_scrabble_shows_each_players_score_and_no_words() -> None:
     verdict = game.push(Play("Ann", "CAT", Cell.parse("G8"), Direction.ACROSS))
     assert game.standing == "score"
     assert game.standings() == game.state()["scores"] == {"Ann": verdict.score, "Bo": 0}
-    assert game.standing_words("Ann") == []
+    assert game.standing_words("Ann") == [] and game.standing_parts("Ann") == []
 
 
 def test_only_first_draft_is_played_off_the_table_board() -> None:

@@ -90,6 +90,6 @@ def test_a_dispute_judged_shows_the_fixed_board_and_the_play_apart(client):
     judged = client.post(location + "/judge", data={
         "ruleset": "archipelago", "player": "S", "word": "CATS", "at": "G8",
         "dir": "across", "board": board.replace("?^", "a^")}).get_data(as_text=True)
-    assert "Legal: S played CaTS" in judged or "Legal: S played CATS" in judged, judged
+    assert "Legal: South played CATS, worth" in judged, judged
     assert 'id="judged-board"' in judged and 'id="dispute-board"' in judged
     assert judged.count('<svg class="board interactive"') == 1   # only the board to fix

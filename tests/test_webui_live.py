@@ -302,8 +302,8 @@ def test_the_frames_answer_words_its_verdict_as_the_referee_board_does(app, clie
     answer = client.post(f"/api/games/{game_id}/done", json={}, headers=auth).get_json()
     assert set(answer) == {"verdict", "waiting_for", "said"}
     said = answer["said"]
-    score = answer["verdict"]["score"]
-    assert said["legal"] is True and said["headline"] == f"Ann (South) played CAT for {score}."
+    value = answer["verdict"]["words"][0]["value"]
+    assert said["legal"] is True and said["headline"] == f"Ann (South) played CAT, worth {value}."
     assert said["headline"] in client.get(f"/games/{game_id}/panel").get_data(as_text=True)
 
 

@@ -9,6 +9,7 @@ a player's name) is asked of the referee's game.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -65,10 +66,12 @@ def premium_layout(options: Mapping[str, Any]) -> dict[Cell, str]:
 def draw_board(tiles: Mapping[Cell, Tile], options: Mapping[str, Any], *, seated: bool = False,
                owners: Mapping[Cell, str] | None = None,
                marks: Mapping[str, Iterable[str]] | None = None,
-               ghosts: Mapping[str, str] | None = None, interactive: bool = False) -> str:
+               ghosts: Mapping[str, str] | None = None, interactive: bool = False,
+               edges: Mapping[str, str] | None = None) -> str:
     """The SVG of a game's board: the premium squares of its preset and the tile values of
     its tile set (``options``); ``seated``: players sit at sides, so a tile is coloured as the
-    seat its top faces (``referee.game.Game.seated``), unless ``owners`` colour the tiles."""
+    seat its top faces (``referee.game.Game.seated``), unless ``owners`` colour the tiles;
+    ``edges``: the player sitting at each side (seat letter → name), written along it."""
     tile_set = load_tile_set(str(options.get("tiles") or "english"))
     if owners is None and seated:
         owners = {cell: Seat.from_rotation(tile.rotation).value for cell, tile in tiles.items()
@@ -76,7 +79,7 @@ def draw_board(tiles: Mapping[Cell, Tile], options: Mapping[str, Any], *, seated
     return boardsvg.board(
         tiles, premiums=premium_layout(options), owners=owners, marks=marks, ghosts=ghosts,
         values={cell: tile_set.value(tile.letter, tile.blank) for cell, tile in tiles.items()},
-        interactive=interactive)
+        interactive=interactive, edges=edges)
 
 
 # -- the referee board ------------------------------------------------------------------------
@@ -109,6 +112,44 @@ def seen_board(session: GameSession) -> SeenBoard | None:
     return SeenBoard(tiles={**board, **reading}, seen=[cell.name for cell in seen],
                      missing=[cell.name for cell in missing],
                      blanks=[cell.name for cell in seen if reading[cell].letter == "?"])
+
+
+RULESET_NAMES = {"archipelago": "Archipelago", "scrabble": "Scrabble",
+                 "colonization": "Colonization", "firstdraft": "First Draft", "islands": "Islands"}
+
+
+def recent_games(services: Services, count: int) -> list[dict[str, Any]]:
+    """The home page's recent games, newest first, each told apart at a glance: when it was
+    started, what is played, who plays with what figure, and where it stands."""
+    from webui.errors import ServiceError
+
+    games = []
+    for listed in services.store.game_ids(count):
+        row = {"id": listed["id"], "ruleset": RULESET_NAMES.get(listed["ruleset"],
+                                                                 str(listed["ruleset"])),
+               "started": time.strftime("%d %b %Y, %H:%M", time.localtime(listed["created_at"])),
+               "players": ", ".join(str(player.get("name") or player.get("seat") or "?")
+                                    for player in listed["players"] or []),
+               "moves": 0, "standing": "", "figures": ""}
+        try:
+            game = services.store.session(listed["id"]).game
+        except ServiceError as error:
+            row["standing"] = f"cannot be rebuilt: {error}"
+            games.append(row)
+            continue
+        names = labels(game.players)
+        figures = game.standings()
+        row["moves"] = len(game.history)
+        row["figures"] = " · ".join(f"{names[player.id]} {figures[player.id]}"
+                                    for player in game.players if player.id in figures)
+        mover = game.to_move
+        if game.is_over or mover is None:
+            row["standing"] = f"over: {names.get(game.winner, game.winner)} won" \
+                if game.winner else "over"
+        else:
+            row["standing"] = f"{names.get(mover.id, mover.id)} to play"
+        games.append(row)
+    return games
 
 
 def panel_context(services: Services, game_id: str) -> dict[str, Any]:
@@ -150,6 +191,8 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
                 ghosts[cell] = letter.upper()
     game = game_session.game
     names = labels(game.players)
+    seat_labels = {player.seat.value: names[player.id] for player in game.players
+                   if player.seat is not None}
     figures = game.standings()
     players = []
     for player in state["players"]:
@@ -160,8 +203,9 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         if figures:
             row["figure"] = figures.get(pid, 0)
             row["words"] = [word.upper() for word in game.standing_words(pid)]
+            row["parts"] = [(word.upper(), value) for word, value in game.standing_parts(pid)]
         players.append(row)
-    described = logged(state["history"][-1], last, names) if last else None
+    described = logged(state["history"][-1], last, names, game.standing) if last else None
     restore = put_back({item["cell"]: item["tile"] for item in state["restore"]}, game.players)
     if state.get("undone"):
         described = taken_back(state["undone"], names, restore)
@@ -177,15 +221,15 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         "game_id": game_id,
         "state": state,
         "board_svg": draw_board(drawn, options, seated=game.seated, marks=marks, ghosts=ghosts,
-                                interactive=True),
+                                interactive=True, edges=seat_labels),
         "last": described,
         "laying": provisional_said(laying, names, game_session.commit) if laying else None,
         "restore_words": restore,
-        "seat_labels": {player.seat.value: names[player.id] for player in game.players
-                        if player.seat is not None},
+        "seat_labels": seat_labels,
         "commit": game_session.commit,
         "players": players,
-        "recent": recent(state["history"], state["moves"], names, CONFIG.board_recent_moves),
+        "recent": recent(state["history"], state["moves"], names, CONFIG.board_recent_moves,
+                         game.standing),
         "figure_name": game.standing,
         "seated": game.seated,
         "to_move_label": names.get(state["to_move"], state["to_move"]) if state.get("to_move")

@@ -8,6 +8,7 @@ words in the frames answer (``said``) instead of wording the verdict itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -79,10 +80,13 @@ def plural(count: int, word: str) -> str:
 
 
 def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
-             names: Mapping[str, str] | None = None) -> dict[str, Any]:
+             names: Mapping[str, str] | None = None, figure: str = "score") -> dict[str, Any]:
     """A verdict (FORMATS.md's JSON) as the sentences the table reads: ``{"legal",
     "headline", "details", "reason", "remove"}``; ``move`` is the move judged (its JSON),
-    ``names`` how to name each player (:func:`labels`; an id not in it is named as it is).
+    ``names`` how to name each player (:func:`labels`; an id not in it is named as it is),
+    ``figure`` what the table adds up beside each name (``Game.standing``): a play is worth its
+    ``score`` there, or else (archipelago's strength) its words' values, so that the numbers a
+    verdict says are the ones the players' figures are the sum of.
 
     One wording for every ruleset: what a verdict says is told by its fields (a word played,
     a word captured, English's draw, a row sold), never by the game's ruleset.
@@ -92,7 +96,7 @@ def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
 
     who = name(verdict.get("player") or "?")
     if not verdict.get("legal"):
-        return _refusal(verdict, who)
+        return _refusal(verdict, who, move or {}, names or {})
     move = move or {}
     for effect in (_colonization_move, _first_draft_move):
         said = effect(verdict, move, who)
@@ -105,8 +109,11 @@ def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
         return _legal(f"{who} passed.", [])
     main = words[0]
     details = []
+    by_score = figure == "score"
     if len(words) > 1:
-        details.append("Also formed: " + ", ".join(w["word"].upper() for w in words[1:]) + ".")
+        details.append("Also formed: " + ", ".join(
+            w["word"].upper() + ("" if by_score else f" ({w.get('value', 0)})")
+            for w in words[1:]) + ".")
     for captured in verdict.get("captured_words") or []:
         details.append(f"Captured {name(captured.get('owner'))}'s {captured['word'].upper()}.")
     if verdict.get("captured_tiles"):
@@ -122,7 +129,8 @@ def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
                            f" with its {english['points']} points.")
     if verdict.get("english_joins"):
         details.append(f"English joins the game, just before {who}.")
-    return _legal(f"{who} played {main['word'].upper()} for {verdict.get('score', 0)}.", details,
+    worth = f" for {verdict.get('score', 0)}" if by_score else f", worth {main.get('value', 0)}"
+    return _legal(f"{who} played {main['word'].upper()}{worth}.", details,
                   list(verdict.get("remove") or []))
 
 
@@ -132,10 +140,46 @@ def _legal(headline: str, details: list[str], remove: list[str] | None = None
             "remove": remove or []}
 
 
-def _refusal(verdict: Mapping[str, Any], who: str) -> dict[str, Any]:
-    """An illegal move: the referee's reason, and what the players can do about a reading
-    (name a blank, add a tile the camera missed, correct a misread square)."""
-    details = [sentence(verdict.get("message") or verdict.get("reason"))]
+REASONS = {
+    "not-in-word-list": "not in the word list",
+    "invalid-cross-word": "it makes a word not in the list",
+    "not-in-line": "the tiles are not in one line",
+    "board-mismatch": "the board changed where no play explains it",
+    "blank-undesignated": "a blank's letter is not named",
+    "not-connected": "it touches nothing of theirs",
+    "first-move-home-row": "a first word goes along the home row",
+    "first-move-centre": "a first word covers the middle of the home row",
+    "not-your-turn": "not their turn",
+    "no-tile-placed": "no new tile",
+    "off-board": "it runs off the board",
+    "letter-mismatch": "it does not fit the tiles already there",
+    "word-extends": "the word goes on",
+    "game-over": "the game is over",
+    "player-eliminated": "they are out of the game",
+    "bad-move": "not a move",
+}
+"""Each refusal's reason in a few words, for the one line a move log gives it."""
+
+HOME_ROWS = {"S": ("row 15", "the bottom"), "N": ("row 1", "the top"),
+             "W": ("column A", "the left"), "E": ("column O", "the right")}
+"""Each seat's home row: where a seated player's first word must go, and where that is as the
+board is drawn."""
+
+
+def _refusal(verdict: Mapping[str, Any], who: str, move: Mapping[str, Any],
+             names: Mapping[str, str]) -> dict[str, Any]:
+    """An illegal move: which play, why in a few words, the referee's reason in full (players
+    named as the table names them), and what the players can do about a reading (name a blank,
+    add a tile the camera missed, correct a misread square)."""
+    word = str((verdict.get("move") or {}).get("word") or move.get("word") or "").upper()
+    reason = str(verdict.get("reason") or "")
+    short = f" ({REASONS[reason]})" if reason in REASONS else ""
+    details = [sentence(_named(verdict.get("message") or reason, names))]
+    player = str(verdict.get("player"))
+    if reason in ("first-move-home-row", "first-move-centre") and player in HOME_ROWS:
+        row, edge = HOME_ROWS[player]
+        details.append(f"{who}'s home row is {row}: the line of squares along {edge} edge of "
+                       f"the board, next to {who}'s name. A first word goes along it.")
     for cell, letters in (verdict.get("blank_offers") or {}).items():
         details.append(f"Tap {cell} to name the blank there"
                        + (f" (it could be {letters})." if letters else "."))
@@ -145,8 +189,20 @@ def _refusal(verdict: Mapping[str, Any], who: str) -> dict[str, Any]:
     if verdict.get("unexpected"):
         cells = ", ".join(change["cell"] for change in verdict["unexpected"][:8])
         details.append(f"Misread? Tap a square to correct it: {cells}.")
-    return {"legal": False, "headline": f"Not legal: {who}'s move.", "details": details,
-            "reason": verdict.get("reason"), "remove": []}
+    return {"legal": False, "headline": f"Not legal: {who}'s {word or 'move'}{short}.",
+            "details": details, "reason": verdict.get("reason"), "remove": []}
+
+
+def _named(message: object, names: Mapping[str, str]) -> str:
+    """The referee's message with each player named as the table names them: the referee
+    writes a seated player by seat letter ("it is N's turn, not S's"), which a person at the
+    table reads as "it is Bo (North)'s turn, not Ann (South)'s"."""
+    text = str(message or "")
+    seats = [pid for pid in names if len(pid) == 1 and pid in HOME_ROWS]
+    if not seats:
+        return text
+    return re.sub(rf"(?<![\w'])({'|'.join(seats)})'s\b",
+                  lambda found: f"{names[found.group(1)]}'s", text)
 
 
 def _colonization_move(verdict: Mapping[str, Any], move: Mapping[str, Any], who: str
@@ -296,13 +352,13 @@ def tile_words(token: str | None) -> str:
 
 
 def logged(entry: Mapping[str, Any], verdict: Mapping[str, Any],
-           names: Mapping[str, str] | None) -> dict[str, Any]:
+           names: Mapping[str, str] | None, figure: str = "score") -> dict[str, Any]:
     """One entry of the game's log (``history``) with its verdict, in words: as
     :func:`describe` says it, or, for a refusal the players showed was a misread (a correction
     ``withdrew`` it), what happened instead."""
     withdrawn = entry.get("withdrawn")
     if not withdrawn:
-        return describe(verdict, entry.get("move"), names) | {"withdrawn": False}
+        return describe(verdict, entry.get("move"), names, figure) | {"withdrawn": False}
     who = (names or {}).get(str(verdict.get("player")), str(verdict.get("player")))
     cell = withdrawn.get("cell")
     return {"legal": False, "withdrawn": True, "reason": verdict.get("reason"), "remove": [],
@@ -312,10 +368,11 @@ def logged(entry: Mapping[str, Any], verdict: Mapping[str, Any],
 
 
 def recent(history: Sequence[Mapping[str, Any]], verdicts: Sequence[Mapping[str, Any]],
-           names: Mapping[str, str] | None, count: int) -> list[dict[str, Any]]:
+           names: Mapping[str, str] | None, count: int, figure: str = "score"
+           ) -> list[dict[str, Any]]:
     """The last ``count`` moves in words, the latest first, each with its ``source``."""
     pairs = list(zip(history, verdicts, strict=False))[-count:]
-    return [logged(entry, verdict, names) | {"source": entry["source"]}
+    return [logged(entry, verdict, names, figure) | {"source": entry["source"]}
             for entry, verdict in reversed(pairs)]
 
 

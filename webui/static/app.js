@@ -2,7 +2,7 @@
 "use strict";
 (function () {
   if (!window.tileref) return;
-  const { root, gameId, token, say, post, followPanel } = window.tileref;
+  const { root, gameId, say, post, followPanel } = window.tileref;
 
   // Actions on this game: "/moves", "/undo", ... under /api/games/<id>.
   const api = (path, body) => post("/api/games/" + gameId + path, body);
@@ -39,16 +39,14 @@
       if (action === "done") await done();
       if (action === "pass") await api("/moves", { player: toMove(), pass: true }) && say("Passed.");
       if (action === "exchange") {
-        const count = parseInt(prompt("How many tiles were exchanged?", "7"), 10);
+        const answer = await window.tileref.ask("exchange-dialog", { count: "7" });
+        const count = answer ? parseInt(answer.get("count"), 10) : 0;
         if (count) await api("/moves", { player: toMove(), exchange: count }) && say("Exchanged.");
       }
       if (action === "undo") await api("/undo") && say("The last move was taken back.");
       if (action === "removed") await api("/removed") && say("Thanks: next turn.");
       if (action === "restored") await api("/restored") && say("Thanks: the board is back as it was.");
-      if (action === "share") {
-        const link = location.origin + location.pathname + (token() ? "#token=" + token() : "");
-        prompt("Open this on another screen (with the token it can also referee):", link);
-      }
+      if (action === "share") await window.tileref.share();
       return;
     }
     const cell = event.target.closest("svg.interactive .cell");

@@ -31,7 +31,7 @@ from webui.photos import browser_jpeg, parse_corners, tile_set_option
 from webui.screens import draw_board
 from webui.services import services
 from webui.views.common import TILE_SET_NAMES, image_bytes, json_body
-from webui.wording import describe
+from webui.wording import SEAT_NAMES, describe
 
 bp = Blueprint("dispute", __name__)
 log = logging.getLogger(__name__)
@@ -178,7 +178,8 @@ def dispute_judge(photo_id: str) -> Any:
             {"ruleset": ruleset, "board": board_text, "move": move,
              "options": {"tiles": context["tiles"]}})
         verdict = judged.to_json()
-        context["verdict"] = describe(verdict, move) | {"raw": verdict}
+        players = {player.id: SEAT_NAMES.get(player.id, player.id) for player in game.players}
+        context["verdict"] = describe(verdict, move, players, game.standing) | {"raw": verdict}
         # The board the players fixed stays tappable; the play as judged is drawn below it.
         context["board_svg"] = draw_board(
             parse_board_text(board_text), {"tiles": context["tiles"]}, seated=True,

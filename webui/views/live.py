@@ -49,8 +49,9 @@ def _with_words(game_id: str, answer: dict[str, Any]) -> dict[str, Any]:
     """The answer with ``said``: its verdict in the words the referee board shows it in
     (docs/formats.md), so the live page words a verdict as the board does."""
     verdict = answer["verdict"]
+    game = services().store.session(game_id).game
     answer["said"] = None if verdict is None else describe(
-        verdict, None, labels(services().store.session(game_id).game.players))
+        verdict, None, labels(game.players), game.standing)
     return answer
 
 

@@ -14,7 +14,7 @@ from flask import Blueprint, get_template_attribute, redirect, render_template, 
 from webui.errors import ServiceError
 from webui.photos import tile_set_option
 from webui.positions import check_position
-from webui.screens import SCREENS, panel_context
+from webui.screens import SCREENS, panel_context, recent_games
 from webui.services import services
 from webui.store import seats_players
 from webui.views.common import TILE_SET_NAMES, remember_token, token_for
@@ -37,7 +37,7 @@ GAME_CHOICES = {
 def index() -> Any:
     choices = [(value, label, seats_players(value.partition("-")[0]))
                for value, label in GAME_CHOICES.items()]
-    return render_template("index.html", games=services().store.game_ids(12), seats=SEAT_NAMES,
+    return render_template("index.html", games=recent_games(services(), 12), seats=SEAT_NAMES,
                            choices=choices, profiles=services().table.calibration_profiles(),
                            tile_sets=TILE_SET_NAMES)
 
