@@ -255,3 +255,51 @@ def test_exchange_and_share_are_asked_in_dialogs(live_server, browser):
     page.fill("#exchange-dialog input[name=count]", "2")
     page.click("#exchange-dialog button[value=ok]")
     page.wait_for_selector("#verdict:has-text('Ann exchanged 2 tiles.')")
+
+
+RECORD_SPEECH = """
+window.__spoken = [];
+const recorder = { speak: (u) => window.__spoken.push(u.text), cancel: () => {} };
+if (!("speechSynthesis" in window)) {
+  Object.defineProperty(window, "speechSynthesis", { value: recorder });
+} else {
+  window.speechSynthesis.speak = recorder.speak;
+  window.speechSynthesis.cancel = recorder.cancel;
+}
+if (typeof SpeechSynthesisUtterance === "undefined") {
+  window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
+}
+"""
+"""Records what the page asks the browser's speech synthesis to say (``window.__spoken``)."""
+
+
+def test_the_referee_speaks_each_verdict_when_asked(live_server, browser):
+    """With the table page's toggle on, each verdict, the tiles to lift off, and an undo's tiles
+    to put back are said aloud in the board's own words; with it off, nothing is."""
+    from referee.boardtext import format_board_text
+
+    capture = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
+    game_id, token = new_game(live_server, position={
+        "board": format_board_text(tiles_of(capture)), "to_move": "S"})
+    page = browser.new_page(viewport=TABLET)
+    page.add_init_script(RECORD_SPEECH)
+    page.goto(f"{live_server.url}/games/{game_id}#token={token}")
+    spoken = lambda: page.evaluate("window.__spoken")  # noqa: E731
+    page.check("#speak")
+    assert spoken() == ["I will say each verdict."]
+    call(f"{live_server.url}/api/games/{game_id}/moves",
+         {"player": "S", "word": "TO", "at": "H7", "dir": "down"}, token)
+    page.wait_for_function("window.__spoken.length > 1", timeout=20_000)
+    assert spoken()[1] == ("Ann (South) played TO, worth 2. Captured Bo (North)'s DOG. "
+                           "Tiles taken over: H8. Lift off J8.")
+    page.click("button[data-action=undo]")
+    page.wait_for_function("window.__spoken.length > 2", timeout=20_000)
+    assert spoken()[2] == ("Taken back: Ann (South)'s TO. Put back Bo (North)'s G on H8 and "
+                           "Bo (North)'s D on J8: the camera checks them. Ann (South) plays "
+                           "again.")
+    page.reload()                                     # on again, and the news is not said again
+    assert page.is_checked("#speak") and spoken() == []
+    page.uncheck("#speak")
+    call(f"{live_server.url}/api/games/{game_id}/moves", {"player": "S", "pass": True}, token)
+    page.wait_for_selector("#verdict:has-text('Ann (South) passed.')")
+    assert spoken() == []

@@ -20,6 +20,7 @@ from referee.colonization import ENGLISH
 from referee.tiles import load_tile_set
 from webui import boardsvg
 from webui.wording import (
+    and_list,
     describe,
     labels,
     logged,
@@ -220,6 +221,7 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
     return {
         "game_id": game_id,
         "state": state,
+        "spoken": spoken(described, state) if described is not None else None,
         "board_svg": draw_board(drawn, options, seated=game.seated, marks=marks, ghosts=ghosts,
                                 interactive=True, edges=seat_labels),
         "last": described,
@@ -237,6 +239,20 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         "winner_label": names.get(state["winner"], state["winner"]) if state.get("winner")
         else None,
     }
+
+
+def spoken(said: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, str]:
+    """What the table says aloud of its latest news (a verdict, an undo, a refusal withdrawn),
+    for players who do not look at the tablet: ``{"key"}``, which changes only with the news,
+    and ``{"text"}``, the verdict's words and the tiles to lift off."""
+    text = " ".join([said["headline"], *said["details"]])
+    if said.get("remove"):
+        text += f" Lift off {and_list(said['remove'])}."
+    history = state.get("history") or []
+    last = history[-1] if history else {}
+    key = f"{last.get('seq', 0)}{'-undone' if state.get('undone') else ''}" \
+          f"{'-withdrawn' if last.get('withdrawn') else ''}"
+    return {"key": key, "text": text}
 
 
 def _last(state: dict[str, Any]) -> dict[str, Any] | None:
