@@ -303,3 +303,81 @@ def test_the_referee_speaks_each_verdict_when_asked(live_server, browser):
     call(f"{live_server.url}/api/games/{game_id}/moves", {"player": "S", "pass": True}, token)
     page.wait_for_selector("#verdict:has-text('Ann (South) passed.')")
     assert spoken() == []
+
+
+def jpeg_of(spec: dict[str, str]) -> tuple[bytes, Any]:
+    """A rendered camera frame of the board holding ``spec``, and the board's corners in it."""
+    import cv2
+
+    photo = render(spec)
+    return cv2.imencode(".jpg", photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(), \
+        photo.corners
+
+
+def camera_frames(server, game_id: str, token: str, spec: dict[str, str], until: Any,
+                  most: int = 14) -> dict:
+    """Post the camera's frames of ``spec`` (the real reader reads them) until an answer
+    satisfies ``until``; that answer."""
+    frame, _ = jpeg_of(spec)
+    for _ in range(most):
+        answer = call(f"{server.url}/api/games/{game_id}/frames", frame, token, "image/jpeg")
+        if until(answer):
+            return answer
+    raise AssertionError(f"no such answer to {spec}: {answer}")
+
+
+def laying(*words: str) -> Any:
+    return lambda answer: answer.get("provisional") is not None \
+        and answer["provisional"]["words"][:1] == list(words)
+
+
+def test_a_whole_game_through_the_camera_ended_with_done(live_server, browser):
+    """Ann and Bo play an archipelago game to its end at a table: the camera's frames (rendered
+    boards, read by the real reader) come in as tiles go down one at a time, the referee board
+    on a tablet shows each play being laid and judges it only when its player says Done (the
+    button, or the space bar); a word caught half laid is never judged; an illegal attempt is
+    refused and taken back; four passes in a row end the game."""
+    game_id, token = new_game(live_server)
+    _, corners = jpeg_of({})
+    call(f"{live_server.url}/api/games/{game_id}/corners",
+         {"corners": [[float(x), float(y)] for x, y in corners]}, token)
+    page = browser.new_page(viewport=TABLET)
+    page.goto(f"{live_server.url}/games/{game_id}#token={token}")
+    url = f"{live_server.url}/api/games/{game_id}"
+    board: dict[str, str] = {}
+
+    def lay(tiles: dict[str, str], *words: str) -> None:
+        board.update(tiles)
+        camera_frames(live_server, game_id, token, board, laying(*words))
+        page.wait_for_selector(f"#laying:has-text('is laying {words[0]}.')", timeout=20_000)
+
+    camera_frames(live_server, game_id, token, {}, lambda a: a["waiting_for"] == "a play")
+    lay({"G15": "C^", "H15": "A^"}, "CA")                 # half laid: shown, not judged
+    assert call(url)["history"] == []
+    lay({"I15": "T^"}, "CAT")
+    page.click("#laying button[data-action=done]")
+    page.wait_for_selector("#verdict:has-text('Ann (South) played CAT, worth 5.')")
+    lay({"I1": "Dv", "H1": "Ov", "G1": "Gv"}, "DOG")
+    page.locator("body").press(" ")                       # the space bar says Done
+    page.wait_for_selector("#verdict:has-text('Bo (North) played DOG, worth 5.')")
+    lay({"J15": "E^"}, "CATE")                            # a word on the way to another
+    assert len(call(url)["history"]) == 2
+    lay({"K15": "R^"}, "CATER")
+    page.click("#laying button[data-action=done]")
+    page.wait_for_selector("#verdict:has-text('Ann (South) played CATER, worth 7.')")
+    lay({"F1": "Xv"}, "DOGX")
+    page.click("#laying button[data-action=done]")
+    page.wait_for_selector("#verdict:has-text(\"Not legal: Bo (North)'s DOGX "
+                           "(not in the word list).\")")
+    del board["F1"]                                       # Bo takes the X back and passes
+    camera_frames(live_server, game_id, token, board, lambda a: "provisional" not in a
+                  and a["waiting_for"] == "a play" and a["reading"] is not None)
+    for who in ("Bo (North)", "Ann (South)", "Bo (North)", "Ann (South)"):
+        page.click("button[data-action=pass]")
+        page.wait_for_selector(f"#verdict:has-text('{who} passed.')")
+    page.wait_for_selector("text=Game over: Ann (South) wins")
+    page.screenshot(path="/tmp/tileref-whole-game.png")
+    state = call(url)
+    assert state["strength"] == {"S": 12, "N": 5} and state["winner"] == "S"
+    assert [entry["source"] for entry in state["history"]] == ["camera"] * 4 + ["api"] * 4
+    assert [entry["legal"] for entry in state["history"]] == [True, True, True, False] + [True] * 4
