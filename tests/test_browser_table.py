@@ -136,6 +136,22 @@ def test_a_correction_sticks(live_server, browser):
     assert state["corrections"][0]["cell"] == "D1" and state["corrections"][0]["tile"] is None
 
 
+def dispute(page, server, photo: Path) -> None:
+    """Upload ``photo`` on the dispute page and wait for the board read from it."""
+    page.goto(server.url + "/dispute")
+    page.set_input_files("input[name=photo]", str(photo))
+    page.click("form.upload button[type=submit]")
+    page.wait_for_selector("#dispute-board svg")
+
+
+def judge_on(page, word: str, at: str) -> None:
+    """Judge South's ``word`` across from ``at`` on the dispute page."""
+    page.fill("#judge-form input[name=word]", word)
+    page.fill("#judge-form input[name=at]", at)
+    page.click("#judge-form button[type=submit]")
+    page.wait_for_selector("#dispute-verdict")
+
+
 def test_the_dispute_page_is_tapped_like_the_board(live_server, browser, tmp_path: Path):
     """A photo with a blank the reader cannot name: the blank is tapped and named in the same
     dialog as on the referee board, the play is judged on the board so fixed, a dragged
@@ -146,10 +162,7 @@ def test_the_dispute_page_is_tapped_like_the_board(live_server, browser, tmp_pat
     path = tmp_path / "dispute.jpg"
     cv2.imwrite(str(path), photo.image)
     page = browser.new_page(viewport=TABLET)
-    page.goto(live_server.url + "/dispute")
-    page.set_input_files("input[name=photo]", str(path))
-    page.click("form.upload button[type=submit]")
-    page.wait_for_selector("#dispute-board svg")
+    dispute(page, live_server, path)
     assert page.locator("#overlay-legend li").count() == 5
     page.click("#dispute-board g.cell[data-cell='H8']")
     assert "a blank, its letter not named" in page.inner_text("#fix-seen")
@@ -157,10 +170,7 @@ def test_the_dispute_page_is_tapped_like_the_board(live_server, browser, tmp_pat
     page.check("#fix-form input[name=blank]")
     page.click("#fix-form button[value=set]")
     page.wait_for_selector("#dispute-board g.cell[data-cell='H8'][data-tile='a^']")
-    page.fill("#judge-form input[name=word]", "CAT")
-    page.fill("#judge-form input[name=at]", "G8")
-    page.click("#judge-form button[type=submit]")
-    page.wait_for_selector("#dispute-verdict")
+    judge_on(page, "CAT", "G8")
     assert "CaT" in page.inner_text("#dispute-verdict") or "CAT" in page.inner_text(
         "#dispute-verdict")
     handle = page.locator(".corner-editor .handle").first
@@ -215,14 +225,8 @@ def test_every_page_fits_and_the_verdict_is_above_the_fold(live_server, browser,
                     address, selector, box)
             assert "Ann (South) played CAT" in page.inner_text("#verdict")
         page.screenshot(path=f"/tmp/tileref-{viewport['width']}-{name}.png")
-    page.goto(live_server.url + "/dispute")
-    page.set_input_files("input[name=photo]", str(path))
-    page.click("form.upload button[type=submit]")
-    page.wait_for_selector("#dispute-board svg")
-    page.fill("#judge-form input[name=word]", "CATS")
-    page.fill("#judge-form input[name=at]", "G8")
-    page.click("#judge-form button[type=submit]")
-    page.wait_for_selector("#dispute-verdict")
+    dispute(page, live_server, path)
+    judge_on(page, "CATS", "G8")
     assert page.evaluate(PAGE_FITS), page.evaluate(
         "[document.documentElement.scrollWidth, window.innerWidth]")
     page.screenshot(path=f"/tmp/tileref-{viewport['width']}-dispute-judged.png", full_page=True)

@@ -130,6 +130,9 @@ class GameSession:
             still = [name for name in self.pending_remove if name not in occupied]
             self.pending_remove = still + [name for name in verdict.get("remove") or []
                                            if name not in still]
+            for name in verdict.get("remove") or []:
+                # The tile is to leave the table: a correction said what lay there before.
+                self.overrides.pop(Cell.parse(name), None)
         if reading is not None:
             self.last_reading = dict(reading)
             self.last_reading_seq = event.seq
