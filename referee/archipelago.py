@@ -279,7 +279,7 @@ class ArchipelagoGame(Game):
 
     def strength(self, player_id: str) -> int:
         """The sum of the values of a player's active words (shown live)."""
-        return sum(self._value(self.board.tiles, word.cells) for word in self.active[player_id])
+        return sum(value for _, value in self.standing_parts(player_id))
 
     def ranking(self) -> list[str]:
         """Players still in the game, strongest first (the stall ending's order)."""
@@ -291,6 +291,10 @@ class ArchipelagoGame(Game):
 
     def standing_words(self, player_id: str) -> list[str]:
         return [word.word for word in self.active.get(player_id, [])]
+
+    def standing_parts(self, player_id: str) -> list[tuple[str, int]]:
+        return [(word.word, self._value(self.board.tiles, word.cells))
+                for word in self.active.get(player_id, [])]
 
     def extra_state(self) -> dict[str, Any]:
         return {"active": {pid: [word.to_json() for word in words]

@@ -250,6 +250,12 @@ class Game:
         active words, lowercase letters for blanks)."""
         return []
 
+    def standing_parts(self, player_id: str) -> list[tuple[str, int]]:
+        """The words behind a player's figure with what each adds to it, in the order of
+        :meth:`standing_words`, so the table can show the figure as a sum that adds up
+        (archipelago: each active word's value); empty where the figure is no such sum."""
+        return []
+
     def faces(self, player: Player, tile: Tile) -> bool:
         """Whether ``tile`` looks like one ``player`` put down (its rotation is theirs)."""
         if player.seat is None:
@@ -323,6 +329,15 @@ class Game:
             raise
         self.history.append((move, verdict))
         return verdict
+
+    def examine(self, move: Move) -> Verdict:
+        """The verdict ``move`` would get now, changing nothing; an illegal move comes back as
+        ``Verdict(legal=False)``. A table shows a play being laid (the words it makes so far)
+        before its player says it is finished, and only then is it judged for the record."""
+        try:
+            return self._examine(move)[1]
+        except IllegalPlayError as error:
+            return Verdict.illegal(getattr(move, "player", "?"), error)
 
     def judge(self, move: Move) -> Verdict:
         """Like :meth:`push`, but an illegal move comes back as ``Verdict(legal=False)``."""

@@ -55,7 +55,7 @@ def test_second_screen_follows_moves_through_sse(live_server, browser):
     page.wait_for_selector("text=Ann (South) to play")
     post(f"{live_server.url}/api/games/{game_id}/moves",
          {"player": "S", "word": "CAT", "at": "G15", "dir": "across"}, token)
-    page.wait_for_selector("text=Ann (South) played CAT for", timeout=20000)
+    page.wait_for_selector("text=Ann (South) played CAT, worth 5.", timeout=20000)
     page.wait_for_selector("text=Bo (North) to play")
     assert page.locator("g.cell[data-cell='H15'][data-tile='A^']").count() == 1
     page.screenshot(path="/tmp/tileref-board.png")
@@ -81,7 +81,7 @@ def test_set_up_and_play_from_the_tablet(live_server, browser):
     page.fill("#play-form input[name=word]", "dog")
     page.fill("#play-form input[name=at]", "G15")
     page.click("#play-form button[type=submit]")
-    page.wait_for_selector("text=Cleo (South) played DOG for 15.")  # typed lowercase: no blanks
+    page.wait_for_selector("text=Cleo (South) played DOG, worth 5.")  # typed lowercase: no blanks
     page.click("button[data-action=pass]")
     page.wait_for_selector("text=Dan (North) passed.")
     page.click("button[data-action=undo]")
@@ -129,7 +129,13 @@ def test_live_camera_play_is_judged_and_shown(live_server, launch_browser, tmp_p
     page.screenshot(path="/tmp/tileref-live-hand.png")
     assert json.loads(urllib.request.urlopen(
         f"{live_server.url}/api/games/{game_id}").read())["moves"] == []
-    page.wait_for_selector("text=Ann (South) played CAT for 15.", timeout=30000)
+    # The camera's CAT is shown as not judged yet; nothing is recorded until Done.
+    page.wait_for_selector("#laying:has-text('Ann (South) is laying CAT.')", timeout=30000)
+    assert page.locator("g.cell.mark-provisional").count() == 3
+    assert json.loads(urllib.request.urlopen(
+        f"{live_server.url}/api/games/{game_id}").read())["moves"] == []
+    page.click(".live-card button[data-action=done]")
+    page.wait_for_selector("text=Ann (South) played CAT, worth 5.", timeout=30000)
     page.wait_for_selector("text=Bo (North) to play")
     assert page.evaluate("document.getElementById('video').videoWidth") == 800
     assert int(page.inner_text("#sent")) >= 3
@@ -203,13 +209,14 @@ def answer_by_tapping(page, question: str, cell: str, letter: str, played: str,
     assert page.locator(f"g.cell[data-cell='{cell}'] rect.check").count() == 1
     page.screenshot(path=screenshot)
     tap_and_set(page, cell, letter)
-    page.wait_for_selector(f"text=Ann (South) played {played} for")
+    page.wait_for_selector(f"text=Ann (South) played {played}, worth")
     assert page.locator("g.cell rect.check").count() == 0
 
 
 def camera_reads(service, game_id: str, tiles: dict, maybe_tiles: tuple[str, ...] = ()) -> None:
     """The live camera reads ``tiles`` (a ``{Cell: Tile}`` board) steadily, frames enough to
-    be judged, unsure whether the ``maybe_tiles`` squares it reads as empty hold a tile."""
+    be judged, unsure whether the ``maybe_tiles`` squares it reads as empty hold a tile; the
+    mover says Done, and the camera goes on looking."""
     from referee.cells import Cell
     from vision import BoardReading, CellReading
     from vision.warning import unsure_whether_tile
@@ -221,6 +228,8 @@ def camera_reads(service, game_id: str, tiles: dict, maybe_tiles: tuple[str, ...
     table = service.live_table(game_id)
     for _ in range(2):
         service.judge_reading(game_id, table, reading)
+    service.done(game_id, {})
+    service.judge_reading(game_id, table, reading)
 
 
 def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browser):
@@ -263,7 +272,7 @@ def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browse
     assert page.input_value("#fix-form input[name=letter]") == ""
     page.fill("#fix-form input[name=letter]", "a")
     page.click("#fix-form button[value=set]")
-    page.wait_for_selector("text=Ann (South) played CAT for")
+    page.wait_for_selector("text=Ann (South) played CAT, worth")
     page.wait_for_selector("text=Bo (North) to play")
     assert page.locator("g.cell[data-cell='H15'][data-tile='a^'] text.letter.blank").count() == 1
     assert page.locator("g.cell.mark-seen").count() == 0
@@ -281,7 +290,7 @@ def test_tiles_to_lift_then_a_misread_blank_fixed_by_tapping(live_server, browse
     camera_reads(service, game_id, {cell: tile for cell, tile in seen.items() if not tile.blank}
                  | {Cell.parse("H15"): Tile.parse("A^")}, maybe_tiles=("J15",))
     page.goto(f"{live_server.url}/games/{game_id}#token={token}")
-    page.wait_for_selector("text=Ann (South) played CAT for")
+    page.wait_for_selector("text=Ann (South) played CAT, worth")
     answer_by_tapping(page, "is there a tile on J15, next to CAT?", "J15", "s", "CATS",
                       "/tmp/tileref-word-end.png")
     assert page.locator("g.cell[data-cell='J15'][data-tile='s^'] text.letter.blank").count() == 1

@@ -215,7 +215,9 @@ def test_a_whole_first_draft_game_through_the_pages(live_server, browser, tmp_pa
     page.wait_for_selector("#photo-result:not([hidden]) .check", timeout=30_000)
     checks = page.inner_text("#photo-checks")
     assert "Row 1 (SOFT) sells for 2 coins. The referee has" in checks
-    page.once("dialog", lambda dialog: dialog.accept("T"))
-    page.click("#photo-rows [data-group=r1] .ftile >> nth=1")      # OX → OT
+    page.click("#photo-rows [data-group=r1] .ftile >> nth=1")      # OX → OT, in a dialog
+    assert page.input_value("#letter-dialog input[name=letter]") == "X"
+    page.fill("#letter-dialog input[name=letter]", "T")
+    page.click("#letter-dialog button[value=ok]")
     page.wait_for_selector("text=Row 2 (OT) cannot be sold")
     page.screenshot(path="/tmp/tileref-firstdraft.png", full_page=True)

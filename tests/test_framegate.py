@@ -186,3 +186,30 @@ def test_a_still_camera_is_read_until_its_readings_agree_then_answered_at_once(
     assert 1 <= len(reads) <= 3
     assert all(answer.get("skipped") is None for answer in answers)
     assert answers[-1]["verdict"] is None
+
+
+def test_a_hands_free_play_still_reaches_the_table_until_it_is_judged(
+        client, make_game, board, monkeypatch):
+    """Hands-free (``commit: "auto"``), the table's own clock judges a play once the board has
+    stood still ``settle_s``: the same picture must keep reaching it, not be answered by the
+    gate with the provisional answer for ever."""
+    from webui import live
+
+    clock = [1000.0]
+    monkeypatch.setattr(live.time, "time", lambda: clock[0])
+    game_id, auth = make_game({"ruleset": "archipelago",
+                               "players": [{"name": "Ann", "seat": "S"},
+                                           {"name": "Bo", "seat": "N"}],
+                               "options": {"commit": "auto", "settle_s": 4}})
+
+    def send(seed: int) -> dict:
+        response = client.post(f"/api/games/{game_id}/frames", data=noisy(board, seed),
+                               headers=auth, content_type="image/jpeg")
+        assert response.status_code == 200
+        return response.json
+
+    laid = [send(seed) for seed in range(8)]
+    assert laid[-1]["verdict"] is None and laid[-1]["provisional"]["placed"]
+    clock[0] += 5
+    later = [send(seed) for seed in range(8, 11)]
+    assert any(answer["verdict"] is not None for answer in later)

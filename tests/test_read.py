@@ -456,3 +456,24 @@ def test_an_empty_cell_a_warning_doubts_is_never_read_surely_empty() -> None:
     turned = reading.turned(1)
     for name, confidence in reading.empty.items():
         assert turned.empty[Cell.parse(name).turned(1).name] == confidence
+
+
+def test_read_text_output_says_a_warning_over_many_squares_once(capsys, monkeypatch) -> None:
+    """Fifty squares under glare are one line, as the dispute page says them; --json keeps
+    one warning a square."""
+    import vision
+    from vision import BoardReading, CellReading
+    from vision.warning import glare_over, may_hide_a_tile
+
+    glare = tuple(may_hide_a_tile(glare_over(Cell(col, row)))
+                  for row in range(5) for col in range(10))
+    reading = BoardReading((CellReading("H8", "A", 0, 0.99),), ((0, 0), (1, 0), (1, 1), (0, 1)),
+                           glare)
+    monkeypatch.setattr(vision, "read_board", lambda *args, **kwargs: reading)
+    assert main(["read", str(REAL)]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("#")]
+    assert len(lines) == 1
+    assert lines[0].startswith("# warning: glare over A1, B1, C1") and \
+        lines[0].endswith("I5 and J5 (may hide a tile)")
+    assert main(["read", str(REAL), "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["warnings"]) == 50

@@ -82,7 +82,8 @@ def test_a_warning_said_of_several_squares_is_said_once_naming_them_all() -> Non
                 off_its_square(K3), blur_over(K3), may_hide_a_tile(shadow_over(cell("B2")))]
     said = said_once(warnings)
     assert [warning.message for warning in said] == [
-        "unsure of the letter on A1 (?, maybe K)", "unsure of the letter on F1 (?, maybe G)",
+        "unsure of the letter on A1 (a blank, maybe K)",
+        "unsure of the letter on F1 (a blank, maybe G)",
         "shadow over B2, F2 and L4 (may hide a tile)",
         "unsure whether B1, C1 or E11 holds a tile (read as empty)",
         "tile off its square on K3 (half on the next one: read as K3's)", "blur over K3"]
@@ -275,7 +276,7 @@ def test_more_blanks_than_the_set_holds_are_each_unsure() -> None:
         assert len(blanks) == count and all(c.confidence <= round(2 / count, 3)
                                             for c in blanks)
         for cell in blanks:
-            assert any(w.startswith(f"unsure of the letter on {cell.cell} (?, maybe ")
+            assert any(w.startswith(f"unsure of the letter on {cell.cell} (a blank, maybe ")
                        for w in reading.warnings)
         assert [c.letter for c in reading.cells if not c.blank] == list("WORDS")
 

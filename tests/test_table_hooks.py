@@ -16,6 +16,10 @@ def test_archipelago_shows_each_seats_strength_and_its_active_words() -> None:
     assert game.standing == "strength"
     assert game.standings() == game.state()["strength"] == {"S": 5, "N": 0}
     assert game.standing_words("S") == ["CAT"] and game.standing_words("N") == []
+    game.push(Play("N", "DOG", Cell.parse("I1"), Direction.ACROSS))
+    game.push(Play("S", "CATeR", Cell.parse("G15"), Direction.ACROSS))   # a blank E: worth 0
+    assert game.standing_parts("S") == [("CAT", 5), ("CATeR", 6)]
+    assert sum(value for _, value in game.standing_parts("S")) == game.standings()["S"] == 11
 
 
 def test_scrabble_shows_each_players_score_and_no_words() -> None:
@@ -23,10 +27,26 @@ def test_scrabble_shows_each_players_score_and_no_words() -> None:
     verdict = game.push(Play("Ann", "CAT", Cell.parse("G8"), Direction.ACROSS))
     assert game.standing == "score"
     assert game.standings() == game.state()["scores"] == {"Ann": verdict.score, "Bo": 0}
-    assert game.standing_words("Ann") == []
+    assert game.standing_words("Ann") == [] and game.standing_parts("Ann") == []
 
 
 def test_only_first_draft_is_played_off_the_table_board() -> None:
     off_the_board = [name for name in known_rulesets() if not find_ruleset(name).table_board]
     assert off_the_board == ["firstdraft"]
     assert find_ruleset("archipelago").seated and not find_ruleset("scrabble").seated
+
+
+def test_examine_gives_the_verdict_a_move_would_get_and_changes_nothing() -> None:
+    """The table shows a play being laid (the words so far) before it is judged for the record."""
+    from referee import Snapshot, Tile
+
+    game = new_game("archipelago", [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}])
+    laid = {Cell.parse(name): Tile.parse(token)
+            for name, token in {"G15": "C^", "H15": "A^", "I15": "T^"}.items()}
+    before = game.state()
+    verdict = game.examine(Snapshot("S", laid))
+    assert verdict.legal and [word.word for word in verdict.words] == ["CAT"]
+    assert game.state() == before and game.history == []
+    refused = game.examine(Snapshot("N", laid))
+    assert not refused.legal and refused.reason == "not-your-turn"
+    assert game.state() == before

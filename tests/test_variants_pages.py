@@ -92,7 +92,7 @@ def test_languages_are_named_first_and_shown_with_their_players(client, make_gam
     verdict = move(client, game_id, headers, {"player": "Ann", "word": "ZORB", "at": "H8",
                                               "dir": "across"})
     assert verdict["reason"] == "no-language"
-    assert "Not legal: Ann's move. Every player names a language before play starts" in text(
+    assert "Not legal: Ann's ZORB. Every player names a language before play starts" in text(
         panel(client, game_id))
     move(client, game_id, headers, {"player": "Bo", "language": "QUENDAR"})
     assert "Ann to play" in text(panel(client, game_id))
@@ -144,7 +144,7 @@ def test_an_illegal_play_shows_the_referees_reason_and_changes_nothing(client, m
                                               "dir": "across"})
     assert verdict["reason"] == "word-too-short"
     shown = text(panel(client, game_id))
-    assert "Not legal: Ann's move. ZOA is shorter than 4 letters, the least a main word may" \
+    assert "Not legal: Ann's ZOA. ZOA is shorter than 4 letters, the least a main word may" \
            " have with 2 players." in shown
     after = client.get(f"/api/games/{game_id}").get_json()
     for key in ("board", "scores", "to_move", "words", "bag"):

@@ -126,21 +126,150 @@ def play_readings(service, game_id, table, spec, times=2):
     return answers
 
 
-def test_fused_reading_is_judged_once_as_the_movers_play(app, make_game):
+def done(service, game_id: str, body: dict | None = None) -> dict:
+    """The mover says Done (FORMATS.md's turn protocol): the answer as JSON."""
+    return service.done(game_id, body or {}).to_json()
+
+
+def lay(service, game_id: str, table, spec: dict[str, str], times: int = 2) -> dict:
+    """The camera reads ``spec`` steadily, then the mover says Done: the verdict (JSON)."""
+    play_readings(service, game_id, table, spec, times)
+    return done(service, game_id)["verdict"]
+
+
+def test_a_play_is_judged_only_when_its_player_says_done(app, make_game):
+    from webui.errors import Conflict
+
     game_id, _ = make_game()
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     empty = play_readings(service, game_id, table, {})
     assert empty[-1]["waiting_for"] == "a play" and empty[-1]["verdict"] is None
+    assert "provisional" not in empty[-1]
+    with pytest.raises(Conflict, match="no new tile"):
+        done(service, game_id)                        # nothing placed: 409
     first, second = play_readings(service, game_id, table, CAT_S)
     assert first["verdict"] is None                   # not fused yet
-    assert second["verdict"]["legal"] is True
-    assert second["verdict"]["words"][0]["word"] == "CAT"
+    assert second["verdict"] is None                  # fused, but nobody said Done
+    assert second["provisional"] == {"player": "S", "placed": ["G15", "H15", "I15"],
+                                     "words": ["CAT"],
+                                     "tiles": {"G15": "C^", "H15": "A^", "I15": "T^"}}
+    assert second["detail"] == "not judged yet: say Done when the word is finished"
+    state = service.state(game_id)
+    assert state["history"] == [] and state["live"]["provisional"] == second["provisional"]
+    answer = done(service, game_id)
+    assert answer["verdict"]["legal"] is True
+    assert answer["verdict"]["words"][0]["word"] == "CAT"
+    assert answer["waiting_for"] == "a play"
     again = play_readings(service, game_id, table, CAT_S)
-    assert all(answer["verdict"] is None for answer in again)  # judged once, not per frame
+    assert all(a["verdict"] is None and "provisional" not in a for a in again)
+    with pytest.raises(Conflict):
+        done(service, game_id)                        # CAT is the game's board now
     state = service.state(game_id)
     assert [h["source"] for h in state["history"]] == ["camera"]
-    assert state["to_move"] == "N"
+    assert state["to_move"] == "N" and state["live"]["provisional"] is None
+
+
+def test_a_word_caught_half_laid_is_not_judged(app, make_game):
+    """South lays M on H14 (making MA with the A of CAT) on the way to DRAMA: the table shows
+    MA as provisional, records nothing, and judges DRAMA when South says Done."""
+    position = {"G15": "C^", "H15": "A^", "I15": "T^", "H10": "Dv", "H9": "Ov", "H8": "Gv"}
+    game_id, _ = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(tiles_of(position)), "to_move": "S"}))
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    half = play_readings(service, game_id, table, {**position, "H14": "M^"})[-1]
+    assert half["verdict"] is None
+    assert half["provisional"] == {"player": "S", "placed": ["H14"], "words": ["MA"],
+                                   "tiles": {"H14": "M^"}}
+    more = play_readings(service, game_id, table, {**position, "H12": "R^", "H14": "M^"})[-1]
+    assert more["verdict"] is None and more["provisional"]["placed"] == ["H12", "H14"]
+    drama = {**position, "H11": "D^", "H12": "R^", "H13": "A^", "H14": "M^"}
+    assert play_readings(service, game_id, table, drama)[-1]["provisional"]["words"][0] == "DRAMA"
+    assert service.state(game_id)["history"] == []
+    verdict = done(service, game_id, {"player": "Ann"})["verdict"]
+    assert verdict["legal"] is True and verdict["words"][0]["word"] == "DRAMA"
+    state = service.state(game_id)
+    assert len(state["history"]) == 1 and state["to_move"] == "N"
+
+
+def test_done_names_the_mover_or_nobody(app, make_game):
+    from webui.errors import Conflict, ServiceError
+
+    game_id, _ = make_game()
+    service = app.extensions["tileref"].table
+    play_readings(service, game_id, service.live_table(game_id), CAT_S)
+    with pytest.raises(Conflict, match=r"it is Ann \(South\)'s turn, not Bo \(North\)'s"):
+        done(service, game_id, {"player": "N"})
+    with pytest.raises(ServiceError, match="no player 'Cy'"):
+        done(service, game_id, {"player": "Cy"})
+    assert service.state(game_id)["history"] == []
+    assert done(service, game_id, {"player": "S"})["verdict"]["legal"] is True
+
+
+def test_done_waits_for_the_view_to_settle(app, make_game):
+    """Done said while a hand is still over the board waits for the next steady reading (the
+    last tile laid), and is refused when the view never settles."""
+    import threading
+
+    from webui.errors import Conflict
+
+    game_id, _ = make_game()
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    play_readings(service, game_id, table, {"G15": "C^", "H15": "A^"})
+    table.view_changed()                              # a hand lays the T
+    later = threading.Timer(0.3, lambda: play_readings(service, game_id, table, CAT_S))
+    later.start()
+    verdict = done(service, game_id)["verdict"]
+    later.join()
+    assert verdict["legal"] is True and verdict["words"][0]["word"] == "CAT"
+    table.view_changed()
+    service.config = live.LiveConfig(done_wait_s=0.05)
+    with pytest.raises(Conflict, match="no clear view"):
+        done(service, game_id)
+
+
+def test_hands_free_judges_a_board_still_for_settle_s(app, make_game, monkeypatch):
+    """``options.commit: "auto"``: the play is judged once the board has stood still with
+    nothing over it for ``settle_s``; a hand over the board starts the clock again."""
+    clock = [1000.0]
+    monkeypatch.setattr(live.time, "time", lambda: clock[0])
+    game_id, _ = make_game(dict(TWO_PLAYERS, options={"commit": "auto", "settle_s": 4}))
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    first = play_readings(service, game_id, table, CAT_S)[-1]
+    assert first["verdict"] is None and first["provisional"]["words"] == ["CAT"]
+    assert first["detail"] == "not judged yet: judged once the board stays still for 4 s"
+    clock[0] += 3
+    assert judge(service, game_id, table, reading(CAT_S))["verdict"] is None
+    table.view_changed()                              # a hand passes over the board
+    play_readings(service, game_id, table, CAT_S)
+    clock[0] += 3.5
+    assert judge(service, game_id, table, reading(CAT_S))["verdict"] is None
+    clock[0] += 0.5
+    answer = judge(service, game_id, table, reading(CAT_S))
+    assert answer["verdict"]["legal"] is True and "provisional" not in answer
+    assert service.state(game_id)["to_move"] == "N"
+
+
+@pytest.mark.parametrize("options, refusal", [
+    ({"commit": "sometimes"}, "options.commit must be 'tap'"),
+    ({"commit": "auto", "settle_s": -1}, "options.settle_s must be a number of seconds"),
+    ({"settle_s": "4"}, "options.settle_s"), ({"settle_s": True}, "options.settle_s")])
+def test_bad_commit_options_are_refused(client, options, refusal):
+    response = client.post("/api/games", json=dict(TWO_PLAYERS, options=options))
+    assert response.status_code == 400 and refusal in response.get_json()["error"]
+
+
+def test_done_through_the_api(client, make_game):
+    game_id, auth = make_game()
+    url = f"/api/games/{game_id}/done"
+    assert client.post(url, json={}).status_code == 401
+    refused = client.post(url, json={}, headers=auth)
+    assert refused.status_code == 409 and set(refused.get_json()) == {"error"}
+    assert client.post(url, data="[", headers=auth,
+                       content_type="application/json").status_code == 400
 
 
 def test_a_camera_play_is_judged_once(app, make_game, monkeypatch):
@@ -153,8 +282,7 @@ def test_a_camera_play_is_judged_once(app, make_game, monkeypatch):
                         lambda game, move: judged.append(move) or judge(game, move))
     game_id, _ = make_game()
     service = app.extensions["tileref"].table
-    answers = play_readings(service, game_id, service.live_table(game_id), CAT_S)
-    assert answers[-1]["verdict"]["legal"] is True
+    assert lay(service, game_id, service.live_table(game_id), CAT_S)["legal"] is True
     assert [type(move).__name__ for move in judged] == ["Snapshot"]
 
 
@@ -169,10 +297,13 @@ def test_the_frames_answer_words_its_verdict_as_the_referee_board_does(app, clie
     monkeypatch.setattr(webui.table, "read_board", lambda *args, **kwargs: reading(CAT_S))
     answers = [client.post(f"/api/games/{game_id}/frames", data=jpeg(frames["board"]),
                            headers=auth, content_type="image/jpeg").get_json() for _ in range(2)]
-    assert answers[0]["verdict"] is None and answers[0]["said"] is None
-    said = answers[1]["said"]
-    score = answers[1]["verdict"]["score"]
-    assert said["legal"] is True and said["headline"] == f"Ann (South) played CAT for {score}."
+    assert [answer["said"] for answer in answers] == [None, None]
+    assert answers[1]["provisional"]["words"] == ["CAT"]
+    answer = client.post(f"/api/games/{game_id}/done", json={}, headers=auth).get_json()
+    assert set(answer) == {"verdict", "waiting_for", "said"}
+    said = answer["said"]
+    value = answer["verdict"]["words"][0]["value"]
+    assert said["legal"] is True and said["headline"] == f"Ann (South) played CAT, worth {value}."
     assert said["headline"] in client.get(f"/games/{game_id}/panel").get_data(as_text=True)
 
 
@@ -187,7 +318,7 @@ def test_tiles_read_in_a_game_without_seats_carry_no_owner(app, make_game):
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     zorf = {"G8": "Z^", "H8": "O>", "I8": "Rv", "J8": "F<"}
-    played = play_readings(service, game_id, table, zorf)[-1]["verdict"]
+    played = lay(service, game_id, table, zorf)
     assert played["legal"] is True and played["words"][0]["word"] == "ZORF"
     again = play_readings(service, game_id, table, zorf, times=3)
     assert [answer["verdict"] for answer in again] == [None, None, None]
@@ -201,7 +332,8 @@ def test_tiles_to_lift_are_awaited_then_seen_gone(app, make_game):
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     played = {**position, "H8": "O^"}                  # South's TO through North's G
-    verdict = play_readings(service, game_id, table, played)[-1]
+    play_readings(service, game_id, table, played)
+    verdict = done(service, game_id)
     assert verdict["verdict"]["remove"] == ["J8"]
     assert verdict["waiting_for"] == "tiles to be removed"
     still_there = play_readings(service, game_id, table, played)[-1]
@@ -225,15 +357,15 @@ def test_a_tile_put_back_after_the_camera_saw_it_lifted_is_a_new_one(app, make_g
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     played = {**position, "H8": "O^"}
-    play_readings(service, game_id, table, played)
+    lay(service, game_id, table, played)
     lifted = {cell: token for cell, token in played.items() if cell != "J8"}
     assert play_readings(service, game_id, table, lifted)[-1]["waiting_for"] == "a play"
     restarted = create_app({"TESTING": True, "INSTANCE_PATH": app.instance_path})
     for server in (service, restarted.extensions["tileref"].table):
         table = server.live_table(game_id)
-        astray = play_readings(server, game_id, table, {**played, "K9": "Zv", "J9": "Iv"})
-        assert astray[-1]["verdict"]["reason"] == "not-in-line"
-    put_back = play_readings(server, game_id, table, played)[-1]["verdict"]
+        astray = lay(server, game_id, table, {**played, "K9": "Zv", "J9": "Iv"})
+        assert astray["reason"] == "not-in-line"
+    put_back = lay(server, game_id, table, played)
     assert put_back["legal"] and put_back["words"][0]["word"] == "DO"
 
 
@@ -242,7 +374,7 @@ def test_a_correction_rejudges_and_stays_fixed(app, client, make_game):
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     misread = {**CAT_S, "I15": "I^"}                   # the camera reads CAI
-    verdict = play_readings(service, game_id, table, misread)[-1]["verdict"]
+    verdict = lay(service, game_id, table, misread)
     assert verdict["legal"] is False and verdict["reason"] == "not-in-word-list"
     fixed = tap(client, game_id, auth, "I15", "T^")
     assert fixed["verdict"]["legal"] is True
@@ -258,7 +390,7 @@ def test_correcting_an_accepted_camera_play_replaces_it(app, client, make_game):
     game_id, auth = make_game()
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
-    play_readings(service, game_id, table, {"G15": "C^", "H15": "A^", "I15": "B^"})  # CAB
+    lay(service, game_id, table, {"G15": "C^", "H15": "A^", "I15": "B^"})  # CAB
     result = tap(client, game_id, auth, "I15", "T^")
     state = result["state"]
     assert [v["words"][0]["word"] for v in state["moves"] if v["legal"]] == ["CAT"]
@@ -324,7 +456,8 @@ def test_server_camera_feeds_the_game_opened_last(app, client, make_game, frames
 
 
 def test_undo_of_a_camera_play_waits_for_the_tiles_to_go(app, client, make_game):
-    game_id, auth = make_game()
+    """Hands-free, a board still on the table after Undo is not played again by itself."""
+    game_id, auth = make_game(dict(TWO_PLAYERS, options={"commit": "auto", "settle_s": 0}))
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     assert play_readings(service, game_id, table, CAT_S)[-1]["verdict"]["legal"]
@@ -352,7 +485,7 @@ def test_a_correction_after_typed_moves_starts_from_the_games_board(app, client,
     game_id, auth = make_game()
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
-    misread = play_readings(service, game_id, table, {**CAT_S, "I15": "I^"})[-1]["verdict"]
+    misread = lay(service, game_id, table, {**CAT_S, "I15": "I^"})
     assert misread["legal"] is False
     for move in ({"player": "S", "word": "CAT", "at": "G15", "dir": "across"},
                  {"player": "N", "pass": True}):
@@ -369,7 +502,7 @@ def test_a_blank_is_designated_by_a_correction_and_stays_designated(app, client,
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = {**CAT_S, "H15": "?^"}                      # the camera sees a blank: which letter?
-    verdict = play_readings(service, game_id, table, seen)[-1]["verdict"]
+    verdict = lay(service, game_id, table, seen)
     assert verdict["legal"] is False and verdict["reason"] == "blank-undesignated"
     assert "H15" in verdict["message"]
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
@@ -396,7 +529,7 @@ def test_a_blank_the_camera_missed_is_asked_for_on_the_gap_it_leaves(app, client
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     missed = {"G15": "C^", "I15": "T^"}
-    verdict = play_readings(service, game_id, table, missed)[-1]["verdict"]
+    verdict = lay(service, game_id, table, missed)
     assert verdict["reason"] == "not-in-line" and verdict["gaps"] == ["H15"]
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Is there a tile on H15?" in html
@@ -424,7 +557,7 @@ def test_a_blank_read_facing_another_seat_is_the_movers_and_stays_the_games(app,
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = {**CAT_S, "H15": "?v"}                      # South's blank, read facing North
-    verdict = play_readings(service, game_id, table, seen)[-1]["verdict"]
+    verdict = lay(service, game_id, table, seen)
     assert verdict["reason"] == "blank-undesignated", verdict
     assert verdict["player"] == "S" and "H15" in verdict["message"]
     fixed = tap(client, game_id, auth, "H15", "a^")
@@ -453,8 +586,7 @@ def test_camera_side_chosen_at_set_up_is_used_to_judge(app, client):
     assert client.get(f"/api/games/{game_id}").get_json()["camera_side"] == "N"
     service = app.extensions["tileref"].table
     as_the_camera_sees_it = {"I1": "Cv", "H1": "Av", "G1": "Tv"}
-    answers = play_readings(service, game_id, service.live_table(game_id), as_the_camera_sees_it)
-    verdict = answers[-1]["verdict"]
+    verdict = lay(service, game_id, service.live_table(game_id), as_the_camera_sees_it)
     assert verdict["legal"] is True and verdict["player"] == "S"
     assert verdict["words"][0] == {"word": "CAT", "cells": ["G15", "H15", "I15"], "value": 5}
 
@@ -475,11 +607,11 @@ def test_a_blank_the_camera_may_have_missed_at_a_words_end_is_asked_for(app, cli
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     seen = doubting(CAT_S, maybe_tiles=("J15", "B3"))
-    answer = [judge(service, game_id, table, seen) for _ in range(2)][-1]
-    assert answer["verdict"]["legal"] and answer["verdict"]["words"][0]["word"] == "CAT"
+    [judge(service, game_id, table, seen) for _ in range(2)]
+    verdict = done(service, game_id)["verdict"]
+    assert verdict["legal"] and verdict["words"][0]["word"] == "CAT"
     question = ("is there a tile on J15, next to CAT? A blank can look like its square: "
                 "tap J15 to add it")
-    assert answer["detail"] == question
     later = judge(service, game_id, table, seen)
     assert later["waiting_for"] == "a play" and later["detail"] == question
     panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
@@ -546,7 +678,8 @@ def test_a_tile_the_camera_doubts_but_the_game_knows_stays_on_the_board(app, mak
     without_c = {cell: token for cell, token in seen_by_camera.items() if cell != c_cell}
     table.fusion.clear()
     sure = [judge(service, game_id, table, doubting(without_c)) for _ in range(2)]
-    verdict = sure[-1]["verdict"]
+    assert sure[-1]["verdict"] is None and sure[-1]["provisional"]["placed"] == []
+    verdict = done(service, game_id)["verdict"]
     assert sure[-1]["kept"] == [] and verdict["legal"] is False
     assert verdict["reason"] == "board-mismatch"
     assert verdict["unexpected"][0]["cell"] == "G15"
@@ -566,14 +699,16 @@ def test_a_letter_misread_unsurely_is_the_known_tile_and_a_sure_one_is_a_change(
     table.fusion.clear()
     sure = [judge(service, game_id, table, doubting(misread, confidence={"G15": 0.97}))
             for _ in range(2)]
-    assert sure[-1]["verdict"]["reason"] == "board-mismatch"
+    assert sure[-1]["provisional"]["placed"] == ["G15"]
+    assert done(service, game_id)["verdict"]["reason"] == "board-mismatch"
     # North's new word is still judged as North's, with the known tiles settled around it.
     table.fusion.clear()
     played = {**misread, "I1": "Nv", "H1": "Ov"}         # NO on North's home row
     answer = [judge(service, game_id, table, doubting(played, confidence={"G15": 0.5}))
               for _ in range(2)][-1]
     assert answer["kept"] == ["G15"]
-    assert answer["verdict"]["legal"] is True and answer["verdict"]["player"] == "N"
+    verdict = done(service, game_id)["verdict"]
+    assert verdict["legal"] is True and verdict["player"] == "N"
 
 
 def test_a_real_photo_of_a_game_in_progress_keeps_the_blank_the_camera_doubts(client, make_game):
@@ -719,3 +854,151 @@ def test_a_hand_held_still_over_the_board_is_waited_out_not_read(client, make_ga
     assert answer["waiting_for"] == live.WAIT_BOARD
     assert answer["detail"].startswith("something lies over ")
     assert answer["verdict"] is None and answer["reading"] is None
+
+
+def test_a_phantom_tile_corrected_away_stays_away_and_its_refusal_is_withdrawn(app, client,
+                                                                                make_game):
+    """The issue's D1: an empty square read as a blank. South lays CAT; the refusal the phantom
+    causes is withdrawn when a player taps D1 empty, CAT is judged, and the phantom, read
+    again (facing whoever is to move, or as a faint letter), makes no play nobody made. A tile
+    read surely on D1 is a real change."""
+    game_id, auth = make_game(dict(TWO_PLAYERS, options={"commit": "auto", "settle_s": 0}))
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    phantom = {**CAT_S, "D1": "?^"}
+    refused = play_readings(service, game_id, table, phantom)[-1]["verdict"]
+    assert refused["legal"] is False and refused["reason"] == "not-in-line"
+    fixed = tap(client, game_id, auth, "D1", None)
+    assert fixed["verdict"]["legal"] is True and fixed["verdict"]["words"][0]["word"] == "CAT"
+    history = fixed["state"]["history"]
+    assert history[0]["withdrawn"] == {"by": 2, "cell": "D1", "seen": "?^", "tile": None}
+    assert [entry["legal"] for entry in history] == [False, True]
+    panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
+    assert ("Withdrawn: Ann (South)&#39;s refused play, misread on D1." in panel
+            and "The camera saw a blank on D1; the players said it is an empty square." in panel)
+    # North to move: the phantom reads as North's blank now, then as an unsure letter.
+    for token, confidence in (("?v", 1.0), ("?^", 1.0), ("Ov", 0.5)):
+        later = [judge(service, game_id, table, reading(
+            {**CAT_S, "D1": token}, confidence={"D1": confidence})) for _ in range(3)]
+        assert [answer["verdict"] for answer in later] == [None] * 3, token
+        assert "provisional" not in later[-1]
+    assert len(service.state(game_id)["history"]) == 2
+    # North puts HORSE down, its E a real tile on D1, read surely: North's play, judged.
+    horse = {"H1": "Hv", "G1": "Ov", "F1": "Rv", "E1": "Sv", "D1": "Ev"}
+    real = [judge(service, game_id, table, reading({**CAT_S, **horse})) for _ in range(2)][-1]
+    assert real["verdict"]["legal"] is True and real["verdict"]["player"] == "N"
+    assert real["verdict"]["words"][0]["word"] == "HORSE"
+
+
+def test_a_correction_of_a_play_being_laid_is_not_judged(app, client, make_game):
+    """North is laying DOG; the camera reads the O as a Q. The tap fixes what the table shows,
+    nothing is judged until Done, and the camera's Q stays an O."""
+    position = tiles_of(CAT_S)
+    game_id, auth = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(position), "to_move": "N"}))
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    misread = {**CAT_S, "I1": "Dv", "H1": "Qv", "G1": "Gv"}
+    laying = play_readings(service, game_id, table, misread)[-1]
+    assert laying["provisional"]["words"] == ["DQG"]
+    answer = tap(client, game_id, auth, "H1", "Ov")
+    assert answer["verdict"] is None
+    assert answer["state"]["live"]["provisional"]["words"] == ["DOG"]
+    assert answer["state"]["history"] == [] and answer["state"]["last_reading"] is None
+    again = play_readings(service, game_id, table, misread)[-1]
+    assert again["provisional"]["words"] == ["DOG"] and again["verdict"] is None
+    verdict = done(service, game_id)["verdict"]
+    assert verdict["legal"] is True and verdict["words"][0]["word"] == "DOG"
+    assert [c["cell"] for c in service.state(game_id)["corrections"]] == ["H1"]
+
+
+def test_hold_corrections_until_a_sure_change() -> None:
+    overrides = {Cell.parse("D1"): ("?^", None), Cell.parse("J15"): (None, "s^")}
+    doubts = live.Doubts(frozenset({Cell.parse("K15")}), {Cell.parse("D1"): 0.5})
+    held = live.hold_corrections(tiles_of({"D1": "Qv"}), overrides, doubts, "S")
+    assert held == tiles_of({"J15": "s^"})            # an unsure Q: still the phantom
+    sure = live.Doubts(frozenset(), {Cell.parse("D1"): 0.95})
+    assert live.hold_corrections(tiles_of({"D1": "Qv", "J15": "E^"}), overrides, sure,
+                                 "S") == tiles_of({"D1": "Qv", "J15": "E^"})
+    # The camera at North names D1 as L15: its doubts are in its own view.
+    from_north = live.Doubts(frozenset(), {Cell.parse("L15"): 0.5})
+    assert live.hold_corrections(tiles_of({"D1": "Qv"}), overrides, from_north, "N") == \
+        tiles_of({"J15": "s^"})
+
+
+CAPTURE = {"G7": "A^", "H7": "T^", "J8": "Dv", "I8": "Ov", "H8": "Gv", "I9": "Nv"}
+"""RULES.md's worked example: South's TO down from H7 takes North's G on H8, captures DOG,
+and J8 is lifted off."""
+
+
+def test_undo_of_a_capture_lists_the_tiles_to_put_back_and_sees_them_back(app, client,
+                                                                          make_game):
+    game_id, auth = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(tiles_of(CAPTURE)), "to_move": "S"}))
+    service = app.extensions["tileref"].table
+    table = service.live_table(game_id)
+    played = {**CAPTURE, "H8": "O^"}
+    assert lay(service, game_id, table, played)["remove"] == ["J8"]
+    lifted = {cell: token for cell, token in played.items() if cell != "J8"}
+    assert play_readings(service, game_id, table, lifted)[-1]["waiting_for"] == "a play"
+    state = client.post(f"/api/games/{game_id}/undo", headers=auth).get_json()
+    assert state["restore"] == [{"cell": "H8", "tile": "Gv"}, {"cell": "J8", "tile": "Dv"}]
+    assert state["waiting_for"] == "tiles to be put back" and state["to_move"] == "S"
+    assert state["undone"]["verdict"]["words"][0]["word"] == "TO"
+    panel = client.get(f"/games/{game_id}/panel").get_data(as_text=True)
+    assert "Taken back: Ann (South)&#39;s TO." in panel and "Put these tiles back" in panel
+    assert "Put back Bo (North)&#39;s G on H8 and Bo (North)&#39;s D on J8" in panel
+    # The camera still sees the capture: it waits, says what to put back, and rings it.
+    waiting = play_readings(service, game_id, table, lifted)[-1]
+    assert waiting["waiting_for"] == "tiles to be put back" and "provisional" not in waiting
+    assert waiting["detail"] == "put back Bo (North)'s G on H8 and Bo (North)'s D on J8"
+    assert service.state(game_id)["live"]["detail_cells"] == ["H8", "J8"]
+    from webui.errors import Conflict
+    with pytest.raises(Conflict, match="put back .* first"):
+        done(service, game_id)
+    half = play_readings(service, game_id, table, {**lifted, "H8": "Gv"})[-1]
+    assert half["detail"] == "put back Bo (North)'s D on J8"
+    back = play_readings(service, game_id, table, CAPTURE)[-1]
+    assert back["waiting_for"] == "a play" and "provisional" not in back
+    state = service.state(game_id)
+    assert state["restore"] == [] and state["waiting_for"] == "a play"
+    assert [entry["legal"] for entry in state["history"]] == []
+    assert lay(service, game_id, table, played)["legal"] is True     # South plays it again
+
+
+def test_tiles_put_back_can_be_confirmed_by_hand(client, make_game):
+    game_id, auth = make_game(dict(TWO_PLAYERS, position={
+        "board": format_board_text(tiles_of(CAPTURE)), "to_move": "S"}))
+    url = f"/api/games/{game_id}"
+    assert client.post(f"{url}/restored", headers=auth).status_code == 409
+    client.post(f"{url}/moves", headers=auth, json={"player": "S", "word": "TO", "at": "H7",
+                                                     "dir": "down"})
+    assert client.post(f"{url}/undo", headers=auth).get_json()["restore"] == [
+        {"cell": "H8", "tile": "Gv"}, {"cell": "J8", "tile": "Dv"}]
+    assert client.post(f"{url}/restored").status_code == 401
+    state = client.post(f"{url}/restored", headers=auth).get_json()
+    assert state["restore"] == [] and state["waiting_for"] == "a play"
+
+
+@pytest.mark.parametrize("spec, moves", [
+    ({"ruleset": "colonization", "players": [{"name": "Ann"}, {"name": "Bo"}],
+      "options": {"seed": 3}},
+     [{"player": "Ann", "language": "FLORBIX"}, {"player": "Bo", "language": "QUENDAR"}]),
+    ({"ruleset": "firstdraft", "players": [{"name": "Ann"}, {"name": "Bo"}],
+      "options": {"seed": 5, "line": ["CAT", "OX", "E", "SOFT", "JUMPY"]}},
+     [{"player": "Ann", "coaster": 1}]),
+])
+def test_undo_takes_back_a_move_in_every_ruleset(client, make_game, spec, moves):
+    game_id, auth = make_game(spec)
+    url = f"/api/games/{game_id}"
+    before = client.get(url).get_json()
+    for move in moves:
+        assert client.post(f"{url}/moves", headers=auth, json=move).get_json()["legal"]
+    state = client.post(f"{url}/undo", headers=auth).get_json()
+    assert len(state["history"]) == len(moves) - 1
+    assert state["undone"]["move"] == moves[-1]
+    if len(moves) == 1:
+        assert {key: state[key] for key in before if key not in ("version", "live", "undone")} \
+            == {key: before[key] for key in before if key not in ("version", "live", "undone")}
+    screen = client.get(f"/table/{game_id}").get_data(as_text=True)
+    assert 'data-action="undo"' in screen

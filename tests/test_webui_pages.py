@@ -92,7 +92,7 @@ def test_referee_board_draws_every_square_and_the_tiles_to_lift(client, make_gam
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert html.count('class="cell') == 225
     assert "Lift these tiles off" in html and ">J8<" in html
-    assert "Ann (South) played TO for 4." in html
+    assert "Ann (South) played TO, worth 2." in html
     assert "Captured Bo (North)&#39;s DOG." in html
     assert re.search(r'<g class="cell mark-remove"[^>]*data-cell="J8"', html)
     assert 'rotate(180' in html                 # North's tiles drawn upside down

@@ -167,8 +167,15 @@ def off_its_square(cell: Cell) -> ReadingWarning:
 
 
 def unsure_of_letter(cell: Cell, letter: str, runner_up: str) -> ReadingWarning:
+    """A tile read as ``letter``, maybe ``runner_up`` (``?``: a blank, said as "a blank")."""
     return _on(WarningCode.UNSURE_LETTER, cell,
-               f"unsure of the letter on {cell.name} ({letter}, maybe {runner_up})")
+               f"unsure of the letter on {cell.name} ({_letter_words(letter)}, maybe "
+               f"{_letter_words(runner_up)})")
+
+
+def _letter_words(letter: str) -> str:
+    """A letter as a person reads it: a blank is no letter ``?`` but "a blank"."""
+    return "a blank" if letter == "?" else letter
 
 
 def unsure_whether_tile(cell: Cell) -> ReadingWarning:
@@ -235,8 +242,8 @@ def said_once(warnings: Iterable[ReadingWarning]) -> list[ReadingWarning]:
     """The warnings for a person to read: one said of several cells in the same words once,
     naming them all ("shadow over B2, F2 and L4 (may hide a tile)", "unsure whether B1, C1 or D1
     holds a tile (read as empty)"), in the order first named. A warning naming no cell, or more
-    than one, or in words of its own ("unsure of the letter on A1 (?, maybe K)") stands as it is,
-    and the same one twice is said once.
+    than one, or in words of its own ("unsure of the letter on A1 (a blank, maybe K)") stands as
+    it is, and the same one twice is said once.
 
     Why: a dim or glossy photo gives a warning a square, and twenty lines of "unsure whether ...
     holds a tile" hide the few other things said.

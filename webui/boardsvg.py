@@ -7,7 +7,8 @@ look is ``static/style.css``'s: every square is a ``<g class="cell ...">`` with 
 (and ``data-tile``, the board-text token), which the pages' scripts tap to correct a square.
 
 Marks, by name: ``placed`` (the last play's tiles), ``captured`` (tiles it took over),
-``remove`` (tiles to lift off: ringed, the lifted letter shown as a ghost), ``check`` (a square
+``remove`` (tiles to lift off: ringed, the lifted letter shown as a ghost), ``restore`` (tiles
+to put back after an undo: ringed), ``check`` (a square
 to look at on the table), ``seen`` and ``missing`` (a refused camera reading drawn over the
 game's board: where it differs, and what it lacks).
 """
@@ -27,31 +28,43 @@ MARGIN = 22
 BOARD_SIZE = 2 * MARGIN + SIZE * CELL
 STAR = "H8"
 """The centre square, drawn with a star while it is empty."""
+EDGE = 24
+"""Room for a player's name along an edge of the board (``edges``)."""
+SIDES = ("S", "W", "N", "E")
+"""The board's edges by the seat sitting there: bottom, left, top, right."""
 
 
 def board(tiles: Mapping[Cell, Tile], *, premiums: Mapping[Cell, str] | None = None,
           values: Mapping[Cell, int] | None = None, owners: Mapping[Cell, str] | None = None,
           marks: Mapping[str, Iterable[str]] | None = None,
-          ghosts: Mapping[str, str] | None = None, interactive: bool = False) -> str:
+          ghosts: Mapping[str, str] | None = None, interactive: bool = False,
+          edges: Mapping[str, str] | None = None) -> str:
     """The board as an ``<svg>`` element.
 
     ``premiums``: a premium square's label (``DL``, ``TW``); ``values``: the number printed on
     a tile; ``owners``: a tile's colour, the suffix of its ``owner-`` class (a seat letter);
     ``marks``: mark name → the names of the cells it marks; ``ghosts``: cell name → the letter
-    of a tile still to be lifted off there; ``interactive``: the squares can be tapped.
+    of a tile still to be lifted off there; ``interactive``: the squares can be tapped;
+    ``edges``: seat letter (``S`` the bottom edge, ``W`` left, ``N`` top, ``E`` right) → the
+    words along that edge, the player sitting there, in the seat's colour.
     """
+    edges = {side: text for side, text in (edges or {}).items() if side in SIDES and text}
+    room = {side: EDGE if side in edges else 0 for side in SIDES}
     by_cell: dict[str, list[str]] = {}
     for mark, names in (marks or {}).items():
         for name in names:
             by_cell.setdefault(name, []).append(mark)
+    width = BOARD_SIZE + room["W"] + room["E"]
+    height = BOARD_SIZE + room["N"] + room["S"]
     parts = [
         f'<svg class="board{" interactive" if interactive else ""}" '
-        f'viewBox="0 0 {BOARD_SIZE} {BOARD_SIZE}" role="img" aria-label="the board" '
-        f'xmlns="http://www.w3.org/2000/svg">',
+        f'viewBox="{-room["W"]} {-room["N"]} {width} {height}" role="img" '
+        f'aria-label="the board" xmlns="http://www.w3.org/2000/svg">',
         f'<rect class="board-bg" x="0" y="0" width="{BOARD_SIZE}" height="{BOARD_SIZE}" '
         f'rx="10"/>',
     ]
     parts += _coordinates()
+    parts += [_edge(side, text) for side, text in edges.items()]
     for row in range(SIZE):
         for col in range(SIZE):
             cell = Cell(col, row)
@@ -78,6 +91,17 @@ def _coordinates() -> list[str]:
             f'<text class="coord" x="{BOARD_SIZE - MARGIN / 2}" y="{across + 4}">{i + 1}</text>',
         ]
     return lines
+
+
+def _edge(side: str, text: str) -> str:
+    """The words along one edge of the board, outside it, read from South's side (the left and
+    right ones turned to run along their edge)."""
+    middle, far = BOARD_SIZE / 2, BOARD_SIZE + EDGE * 0.7
+    place = {"S": f'x="{middle}" y="{far}"', "N": f'x="{middle}" y="{-EDGE * 0.3}"',
+             "W": f'x="{middle}" y="{-EDGE * 0.3}" transform="rotate(-90 {middle} {middle})"',
+             "E": f'x="{middle}" y="{-EDGE * 0.3}" transform="rotate(90 {middle} {middle})"'}
+    return (f'<text class="edge-label seat-{side}" data-side="{side}" {place[side]}>'
+            f'{escape(text)}</text>')
 
 
 def _square(cell: Cell, tile: Tile | None, premium: str | None, value: int, owner: str | None,
@@ -107,6 +131,9 @@ def _square(cell: Cell, tile: Tile | None, premium: str | None, value: int, owne
                      f'height="{CELL - 4}" rx="4"/>')
     if "remove" in marks:
         parts.append(f'<rect class="lift" x="{x + 1}" y="{y + 1}" width="{CELL - 2}" '
+                     f'height="{CELL - 2}" rx="4"/>')
+    if "restore" in marks:
+        parts.append(f'<rect class="put-back" x="{x + 1}" y="{y + 1}" width="{CELL - 2}" '
                      f'height="{CELL - 2}" rx="4"/>')
     parts.append("</g>")
     return "".join(parts)

@@ -20,6 +20,7 @@ from referee.boardtext import Tile, format_board_text, parse_board_text
 from referee.cells import Cell
 from referee.game import new_game
 from webui.db import Event
+from webui.turns import Commit
 
 log = logging.getLogger(__name__)
 
@@ -27,9 +28,11 @@ log = logging.getLogger(__name__)
 MOVE = "move"            # {"move": <move json>, "verdict": <verdict json>, "source", "reading"?}
 UNDO = "undo"            # {"source"}: take back the last legal move (game.pop())
 REMOVED = "removed"      # {"cells": [...], "source": "camera" | "player"}: tiles lifted off
-CORRECTION = "correction"  # {"cell", "tile" (token or null), "source"}: a misread cell fixed
+RESTORED = "restored"    # {"source": "camera" | "player"}: tiles put back after an undo
+CORRECTION = "correction"  # {"cell", "tile" (token or null), "source", "seen", "judged",
+#                            "withdraws"?}: a misread cell fixed (see GameSession._apply_correction)
 CORNERS = "corners"      # {"corners": [[x, y] x 4] | null}: board corners dragged by hand
-KINDS = (MOVE, UNDO, REMOVED, CORRECTION, CORNERS)
+KINDS = (MOVE, UNDO, REMOVED, RESTORED, CORRECTION, CORNERS)
 
 
 class ReplayError(ValueError):
@@ -54,6 +57,11 @@ class GameSession:
     overrides: dict[Cell, tuple[str | None, str | None]] = field(default_factory=dict)
     last_reading: dict[Cell, Tile] | None = None
     last_reading_seq: int | None = None
+    # After an undo: cell name -> the tile (token) the game has there again and the table may
+    # not (a captured tile, a tile lifted off), until the camera sees it or a player says so.
+    restore: dict[str, str] = field(default_factory=dict)
+    # The move last taken back and its verdict, until the next move: what the table says.
+    undone: dict[str, Any] | None = None
 
     @property
     def ruleset(self) -> str:
@@ -62,6 +70,14 @@ class GameSession:
     @property
     def camera_side(self) -> str:
         return str(self.spec.get("table", {}).get("camera_side", "S"))
+
+    @property
+    def commit(self) -> Commit:
+        """How the game's plays are ended at the table (``options.commit``, ``settle_s``)."""
+        try:
+            return Commit.of_options(self.spec.get("options") or {})
+        except ValueError:  # a game stored before the option was checked: the default
+            return Commit()
 
     def apply(self, event: Event) -> None:
         """Apply one event of the log (a move is judged again, as the referee judges it now)."""
@@ -105,13 +121,18 @@ class GameSession:
         self.history.append({"seq": event.seq, "move": event.payload["move"],
                              "source": event.payload.get("source", "api"),
                              "legal": bool(verdict.get("legal"))})
+        self.undone = None
         if verdict.get("legal"):
+            self._keep_restore()
             # Tiles still to lift from an earlier capture stay listed (a typed move does not
             # lift them), unless this play has put a tile back on that square.
             occupied = {cell.name for cell in self.game.board.tiles}
             still = [name for name in self.pending_remove if name not in occupied]
             self.pending_remove = still + [name for name in verdict.get("remove") or []
                                            if name not in still]
+            for name in verdict.get("remove") or []:
+                # The tile is to leave the table: a correction said what lay there before.
+                self.overrides.pop(Cell.parse(name), None)
         if reading is not None:
             self.last_reading = dict(reading)
             self.last_reading_seq = event.seq
@@ -122,31 +143,72 @@ class GameSession:
             self.last_reading_seq = None
 
     def _apply_undo(self, event: Event) -> None:
+        """Take back the last legal move. The squares it changed are listed to put back where
+        the game has a tile again that the table may not (a captured tile, one lifted off);
+        the corrections of those squares end. ``rejudge``: the undo is the first half of a
+        correction's judging again, not a player's Undo: nothing is said of it."""
         index = self.last_legal_index()
         if index is None:
             raise ReplayError("nothing to undo")
+        before = dict(self.game.board.tiles)
         self.game.pop()
+        after = self.game.board.tiles
+        if not event.payload.get("rejudge"):
+            self.undone = {"move": self.history[index]["move"], "verdict": self.verdicts[index]}
         del self.verdicts[index]
         del self.history[index]
         self.pending_remove = []
+        changed = {cell for cell in {*before, *after} if before.get(cell) != after.get(cell)}
+        for cell in changed:
+            self.overrides.pop(cell, None)
+        self.restore.update({cell.name: after[cell].token for cell in changed if cell in after})
+        self._keep_restore()
+
+    def _keep_restore(self) -> None:
+        """Only squares where the game still has the tile to put back stay listed, in board
+        order."""
+        board = self.game.board.tiles
+        kept = {Cell.parse(name): token for name, token in self.restore.items()
+                if (tile := board.get(Cell.parse(name))) is not None and tile.token == token}
+        self.restore = {cell.name: kept[cell]
+                        for cell in sorted(kept, key=lambda cell: (cell.row, cell.col))}
+
+    def _apply_restored(self, event: Event) -> None:
+        self.restore = {}
 
     def _apply_removed(self, event: Event) -> None:
         self.pending_remove = []
         self.game.lifted_off()
+        for name in event.payload.get("cells") or []:
+            # The tile is off the table: a correction of that square said what lay there.
+            self.overrides.pop(Cell.parse(name), None)
 
     def _apply_correction(self, event: Event) -> None:
-        cell = Cell.parse(event.payload["cell"])
-        token = event.payload.get("tile")
-        reading = dict(self.last_reading or self.game.board.tiles)
-        if token:
-            reading[cell] = Tile.parse(token)
-        else:
-            reading.pop(cell, None)
-        self.last_reading = reading
-        if "seen" in event.payload:
-            self.overrides[cell] = (event.payload["seen"], token or None)
+        """A player said what lies on one square. ``judged`` (the default, as every correction
+        was before plays were ended with Done): the camera reading last judged is corrected, to
+        be judged again; otherwise a play still being laid was (the table's live board, in
+        memory). ``seen``: what the camera saw there, so later frames that see the same are
+        corrected too (``webui.live.hold_corrections``). ``withdraws``: the refused play, judged
+        from a reading this correction shows was misread, is withdrawn."""
+        payload = event.payload
+        cell = Cell.parse(payload["cell"])
+        token = payload.get("tile")
+        if payload.get("judged", True):
+            reading = dict(self.last_reading or self.game.board.tiles)
+            if token:
+                reading[cell] = Tile.parse(token)
+            else:
+                reading.pop(cell, None)
+            self.last_reading = reading
+        if "seen" in payload:
+            self.overrides[cell] = (payload["seen"], token or None)
+        withdrawn = payload.get("withdraws")
+        for entry in self.history:
+            if withdrawn is not None and entry["seq"] == withdrawn and not entry["legal"]:
+                entry["withdrawn"] = {"by": event.seq, "cell": cell.name,
+                                      "seen": payload.get("seen"), "tile": token}
         self.corrections.append({"seq": event.seq, "cell": cell.name, "tile": token,
-                                 "source": event.payload.get("source", "player")})
+                                 "source": payload.get("source", "player")})
 
     def _apply_corners(self, event: Event) -> None:
         self.corners = event.payload.get("corners")

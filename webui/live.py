@@ -13,13 +13,15 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from referee.boardtext import Tile, rotate_tiles
 from referee.cells import Cell, Seat
 from vision import (
+    KNOWN_TILE_SURE,
+    Doubts,
     ReadingWarning,
     SteadyConfig,
     SteadyTracker,
@@ -28,6 +30,7 @@ from vision import (
     maybe_tile_cells,
     off_square_cells,
 )
+from webui.turns import Provisional
 
 Board = dict[Cell, Tile]
 
@@ -35,6 +38,7 @@ Board = dict[Cell, Tile]
 WAIT_STEADY = "a steady view"
 WAIT_PLAY = "a play"
 WAIT_REMOVAL = "tiles to be removed"
+WAIT_RESTORE = "tiles to be put back"
 WAIT_BOARD = "a view of the whole board"
 WAIT_GAME_OVER = "nothing: the game is over"
 
@@ -52,6 +56,9 @@ class LiveConfig:
     # 10-20 MB; larger is refused in one sentence before it is decoded.
     max_photo_bytes: int = 25_000_000
     max_photo_pixels: int = 52_000_000
+    done_wait_s: float = 3.0
+    """Done said while the view is changing (a hand just left the board) waits this long for
+    the camera's next steady reading, rather than judge the one before the last tile."""
 
 
 class Fusion:
@@ -190,6 +197,59 @@ def blanks_as_placed(seen: Board, expected: Board, mover_rotation: int) -> Board
     return settled
 
 
+Override = tuple[str | None, str | None]
+"""A player's correction of a square: (what the camera saw there, what the player said is
+there), each a board-text token or None for an empty square."""
+
+
+def hold_corrections(seen: Board, overrides: Mapping[Cell, Override], doubts: Doubts,
+                     camera_side: str) -> Board:
+    """The players' corrections applied to a reading (South view): each holds for its square
+    until the camera reads a sure change there.
+
+    A correction is made because the camera misreads a square, and it goes on misreading it
+    the same way, or another way no surer: a phantom blank on an empty D1 comes back as a
+    blank (facing whoever is to move, :func:`blanks_as_placed`), or as a faint O. So the
+    correction holds while the square reads as it did when corrected (a blank as any blank),
+    or reads otherwise unsurely (a letter under ``vision.KNOWN_TILE_SURE``, an empty square a
+    warning says may hold a tile). A tile read surely where the camera had seen another, or
+    nothing, is a real change (a tile put down there), and is believed. ``doubts`` are the
+    reading's, in the camera's view (``camera_side``).
+    """
+    back = (4 - Seat.parse(camera_side).quarter_turns) % 4
+    held = dict(seen)
+    for cell, (was, fixed) in overrides.items():
+        current = seen.get(cell)
+        camera_cell = cell.turned(back)
+        if current is None:
+            sure = camera_cell not in doubts.maybe_tiles
+        else:
+            sure = doubts.confidence.get(camera_cell, 1.0) >= KNOWN_TILE_SURE
+        if not _looks_alike(current, was) and sure:
+            continue
+        if fixed:
+            held[cell] = Tile.parse(fixed)
+        else:
+            held.pop(cell, None)
+    return held
+
+
+def _looks_alike(tile: Tile | None, token: str | None) -> bool:
+    """Does the camera see ``tile`` as it saw ``token``? Any blank looks like any blank (its
+    arrow is a guess); a lettered tile by its letter and arrow."""
+    if tile is None or token is None:
+        return tile is None and token is None
+    seen = Tile.parse(token)
+    if tile.blank or seen.blank:
+        return tile.blank and seen.blank
+    return (tile.letter, tile.rotation) == (seen.letter, seen.rotation)
+
+
+def shows(seen: Board, cell: Cell, tile: Tile) -> bool:
+    """Does the camera's board show ``tile`` on ``cell``? A blank looks like ``?``."""
+    return same_board({cell: seen[cell]} if cell in seen else {}, {cell: tile})
+
+
 def same_board(seen: Board, expected: Board) -> bool:
     """Does the camera's board match the game's? A blank looks like ``?`` to the camera."""
     if seen.keys() != expected.keys():
@@ -222,14 +282,22 @@ class LiveStatus:
     detail: str = ""
     updated_at: float = 0.0
     detail_cells: tuple[str, ...] = ()  # the squares ``detail`` names (South view)
+    provisional: Provisional | None = None  # the play being laid, not judged yet
 
     def to_json(self) -> dict[str, object]:
         return {"waiting_for": self.waiting_for, "detail": self.detail,
-                "detail_cells": list(self.detail_cells), "updated_at": self.updated_at}
+                "detail_cells": list(self.detail_cells), "updated_at": self.updated_at,
+                "provisional": self.provisional.to_json() if self.provisional else None}
 
 
 class LiveTable:
-    """The live state of one game's camera; lives in memory (frames are not history)."""
+    """The live state of one game's camera; lives in memory (frames are not history).
+
+    Besides the steadiness tracker and the fusion window it keeps the latest steady reading
+    (``seen``, the fused board in the South view) and since when it has stood unchanged with
+    nothing over it: the turn protocol (``webui.turns``) judges that board when the mover says
+    Done, or, hands-free, once it has stood long enough.
+    """
 
     def __init__(self, config: LiveConfig) -> None:
         self.config = config
@@ -240,16 +308,58 @@ class LiveTable:
         self.last_frame_jpeg: bytes | None = None
         self.last_frame_size: tuple[int, int] | None = None
         self.status = LiveStatus()
+        self.seen: Board | None = None
+        self.seen_since = 0.0
+        self._settled = threading.Condition()
+        self._unsettled = True  # the view has changed since ``seen`` was fused
 
     def check_view(self, image: Any) -> ViewCheck:
         check = self.tracker.update(image)
         if not check.steady:
             self.fusion.clear()
+            self.view_changed()
         return check
 
+    def view_changed(self) -> None:
+        """The picture moved or something is over the board: ``seen`` may be out of date, and
+        the hands-free clock starts again once the view is steady."""
+        with self._settled:
+            self._unsettled = True
+
+    def saw(self, board: Board) -> None:
+        """A new steady reading (fused): the latest the table has; wakes a waiting Done."""
+        with self._settled:
+            if board != self.seen or self._unsettled:
+                self.seen_since = time.time()
+            self.seen = dict(board)
+            self._unsettled = False
+            self._settled.notify_all()
+
+    def forget_seen(self) -> None:
+        """The board's corners moved: readings taken before say nothing of the squares now."""
+        self.fusion.clear()
+        with self._settled:
+            self.seen = None
+            self._unsettled = True
+
+    def steady_for(self) -> float:
+        """How long the latest steady reading has stood unchanged with nothing over the board
+        (0 while the view is changing)."""
+        with self._settled:
+            return 0.0 if self._unsettled or self.seen is None else time.time() - self.seen_since
+
+    def wait_settled(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a steady reading taken since the view last
+        changed; True when there is one."""
+        with self._settled:
+            return self._settled.wait_for(lambda: not self._unsettled, timeout)
+
     def set_status(self, waiting_for: str, detail: str = "",
-                   detail_cells: Sequence[str] = ()) -> bool:
+                   detail_cells: Sequence[str] = (),
+                   provisional: Provisional | None = None) -> bool:
         """Set what the table waits for; True when it changed (screens should update)."""
-        changed = (waiting_for, detail) != (self.status.waiting_for, self.status.detail)
-        self.status = LiveStatus(waiting_for, detail, time.time(), tuple(detail_cells))
+        changed = (waiting_for, detail, provisional) != (
+            self.status.waiting_for, self.status.detail, self.status.provisional)
+        self.status = LiveStatus(waiting_for, detail, time.time(), tuple(detail_cells),
+                                 provisional)
         return changed

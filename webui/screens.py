@@ -9,6 +9,7 @@ a player's name) is asked of the referee's game.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,16 @@ from referee.cells import Cell, Seat
 from referee.colonization import ENGLISH
 from referee.tiles import load_tile_set
 from webui import boardsvg
-from webui.wording import describe, labels, recent
+from webui.wording import (
+    and_list,
+    describe,
+    labels,
+    logged,
+    provisional_said,
+    put_back,
+    recent,
+    taken_back,
+)
 
 if TYPE_CHECKING:
     from webui.events import GameSession
@@ -57,10 +67,12 @@ def premium_layout(options: Mapping[str, Any]) -> dict[Cell, str]:
 def draw_board(tiles: Mapping[Cell, Tile], options: Mapping[str, Any], *, seated: bool = False,
                owners: Mapping[Cell, str] | None = None,
                marks: Mapping[str, Iterable[str]] | None = None,
-               ghosts: Mapping[str, str] | None = None, interactive: bool = False) -> str:
+               ghosts: Mapping[str, str] | None = None, interactive: bool = False,
+               edges: Mapping[str, str] | None = None) -> str:
     """The SVG of a game's board: the premium squares of its preset and the tile values of
     its tile set (``options``); ``seated``: players sit at sides, so a tile is coloured as the
-    seat its top faces (``referee.game.Game.seated``), unless ``owners`` colour the tiles."""
+    seat its top faces (``referee.game.Game.seated``), unless ``owners`` colour the tiles;
+    ``edges``: the player sitting at each side (seat letter → name), written along it."""
     tile_set = load_tile_set(str(options.get("tiles") or "english"))
     if owners is None and seated:
         owners = {cell: Seat.from_rotation(tile.rotation).value for cell, tile in tiles.items()
@@ -68,7 +80,7 @@ def draw_board(tiles: Mapping[Cell, Tile], options: Mapping[str, Any], *, seated
     return boardsvg.board(
         tiles, premiums=premium_layout(options), owners=owners, marks=marks, ghosts=ghosts,
         values={cell: tile_set.value(tile.letter, tile.blank) for cell, tile in tiles.items()},
-        interactive=interactive)
+        interactive=interactive, edges=edges)
 
 
 # -- the referee board ------------------------------------------------------------------------
@@ -87,7 +99,8 @@ def seen_board(session: GameSession) -> SeenBoard | None:
     """What to draw after an illegal camera play: the reading, its differences marked."""
     last = session.verdicts[-1] if session.verdicts else None
     reading = session.last_reading
-    latest = bool(session.history) and session.last_reading_seq == session.history[-1]["seq"]
+    latest = bool(session.history) and session.last_reading_seq == session.history[-1]["seq"] \
+        and not session.history[-1].get("withdrawn")
     if not (latest and last and not last.get("legal") and reading is not None):
         return None
     board = session.game.board.tiles
@@ -102,13 +115,51 @@ def seen_board(session: GameSession) -> SeenBoard | None:
                      blanks=[cell.name for cell in seen if reading[cell].letter == "?"])
 
 
+RULESET_NAMES = {"archipelago": "Archipelago", "scrabble": "Scrabble",
+                 "colonization": "Colonization", "firstdraft": "First Draft", "islands": "Islands"}
+
+
+def recent_games(services: Services, count: int) -> list[dict[str, Any]]:
+    """The home page's recent games, newest first, each told apart at a glance: when it was
+    started, what is played, who plays with what figure, and where it stands."""
+    from webui.errors import ServiceError
+
+    games = []
+    for listed in services.store.game_ids(count):
+        row = {"id": listed["id"], "ruleset": RULESET_NAMES.get(listed["ruleset"],
+                                                                 str(listed["ruleset"])),
+               "started": time.strftime("%d %b %Y, %H:%M", time.localtime(listed["created_at"])),
+               "players": ", ".join(str(player.get("name") or player.get("seat") or "?")
+                                    for player in listed["players"] or []),
+               "moves": 0, "standing": "", "figures": ""}
+        try:
+            game = services.store.session(listed["id"]).game
+        except ServiceError as error:
+            row["standing"] = f"cannot be rebuilt: {error}"
+            games.append(row)
+            continue
+        names = labels(game.players)
+        figures = game.standings()
+        row["moves"] = len(game.history)
+        row["figures"] = " · ".join(f"{names[player.id]} {figures[player.id]}"
+                                    for player in game.players if player.id in figures)
+        mover = game.to_move
+        if game.is_over or mover is None:
+            row["standing"] = f"over: {names.get(game.winner, game.winner)} won" \
+                if game.winner else "over"
+        else:
+            row["standing"] = f"{names.get(mover.id, mover.id)} to play"
+        games.append(row)
+    return games
+
+
 def panel_context(services: Services, game_id: str) -> dict[str, Any]:
     state = services.table.state(game_id)
     game_session = services.store.session(game_id)
     options = game_session.spec.get("options") or {}
     last = state["moves"][-1] if state["moves"] else None
-    last_move = state["history"][-1]["move"] if state["history"] else None
-    marks: dict[str, list[str]] = {"remove": state["pending_remove"]}
+    marks: dict[str, list[str]] = {"remove": state["pending_remove"],
+                                   "restore": [item["cell"] for item in state["restore"]]}
     if last and last.get("legal"):
         placed = [cell for word in (last.get("words") or [])[:1] for cell in word["cells"]]
         marks["placed"] = placed
@@ -120,6 +171,14 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         marks["seen"] = seen.seen
         marks["missing"] = seen.missing
     table = state.get("live") or {}
+    laying = table.get("provisional") \
+        if not (state["pending_remove"] or state["restore"]) else None
+    drawn = seen.tiles if seen is not None else dict(game_session.game.board.tiles)
+    if laying:
+        # The play being laid, drawn as the camera sees it, its new tiles outlined: not judged.
+        drawn.update({Cell.parse(name): Tile.parse(token)
+                      for name, token in laying.get("tiles", {}).items()})
+        marks["provisional"] = list(laying.get("placed") or [])
     if (not state["pending_remove"] and table.get("detail")
             and table.get("waiting_for") == state["waiting_for"]):
         # The squares the table is told about while it waits (a tile half off its square, a
@@ -133,6 +192,8 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
                 ghosts[cell] = letter.upper()
     game = game_session.game
     names = labels(game.players)
+    seat_labels = {player.seat.value: names[player.id] for player in game.players
+                   if player.seat is not None}
     figures = game.standings()
     players = []
     for player in state["players"]:
@@ -143,8 +204,12 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         if figures:
             row["figure"] = figures.get(pid, 0)
             row["words"] = [word.upper() for word in game.standing_words(pid)]
+            row["parts"] = [(word.upper(), value) for word, value in game.standing_parts(pid)]
         players.append(row)
-    described = describe(last, last_move, names) if last else None
+    described = logged(state["history"][-1], last, names, game.standing) if last else None
+    restore = put_back({item["cell"]: item["tile"] for item in state["restore"]}, game.players)
+    if state.get("undone"):
+        described = taken_back(state["undone"], names, restore)
     if described is not None and seen is not None:
         offered = set((last or {}).get("blank_offers") or {})
         unnamed = [cell for cell in seen.blanks if cell not in offered]
@@ -156,12 +221,17 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
     return {
         "game_id": game_id,
         "state": state,
-        "board_svg": draw_board(seen.tiles if seen is not None else game.board.tiles, options,
-                                seated=game.seated, marks=marks, ghosts=ghosts,
-                                interactive=True),
+        "spoken": spoken(described, state) if described is not None else None,
+        "board_svg": draw_board(drawn, options, seated=game.seated, marks=marks, ghosts=ghosts,
+                                interactive=True, edges=seat_labels),
         "last": described,
+        "laying": provisional_said(laying, names, game_session.commit) if laying else None,
+        "restore_words": restore,
+        "seat_labels": seat_labels,
+        "commit": game_session.commit,
         "players": players,
-        "recent": recent(state["history"], state["moves"], names, CONFIG.board_recent_moves),
+        "recent": recent(state["history"], state["moves"], names, CONFIG.board_recent_moves,
+                         game.standing),
         "figure_name": game.standing,
         "seated": game.seated,
         "to_move_label": names.get(state["to_move"], state["to_move"]) if state.get("to_move")
@@ -169,6 +239,20 @@ def panel_context(services: Services, game_id: str) -> dict[str, Any]:
         "winner_label": names.get(state["winner"], state["winner"]) if state.get("winner")
         else None,
     }
+
+
+def spoken(said: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, str]:
+    """What the table says aloud of its latest news (a verdict, an undo, a refusal withdrawn),
+    for players who do not look at the tablet: ``{"key"}``, which changes only with the news,
+    and ``{"text"}``, the verdict's words and the tiles to lift off."""
+    text = " ".join([said["headline"], *said["details"]])
+    if said.get("remove"):
+        text += f" Lift off {and_list(said['remove'])}."
+    history = state.get("history") or []
+    last = history[-1] if history else {}
+    key = f"{last.get('seq', 0)}{'-undone' if state.get('undone') else ''}" \
+          f"{'-withdrawn' if last.get('withdrawn') else ''}"
+    return {"key": key, "text": text}
 
 
 def _last(state: dict[str, Any]) -> dict[str, Any] | None:

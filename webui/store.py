@@ -30,6 +30,7 @@ from referee.game import Verdict, find_ruleset
 from webui import db, events
 from webui.errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized, one_line
 from webui.events import GameSession, ReplayError
+from webui.turns import Commit
 from webui.wordlists import WordLists
 
 GAME_ID = re.compile(r"^[0-9a-f]{1,32}$")
@@ -146,6 +147,10 @@ class GameStore:
             raise ServiceError("'options' must be an object")
         options = dict(options)
         self.wordlists.check_for_game(options.get("wordlist", "enable"))
+        try:
+            Commit.of_options(options)
+        except ValueError as error:
+            raise ServiceError(str(error)) from None
         table = body.get("table") or {}
         if not isinstance(table, dict):
             raise ServiceError("'table' must be an object")
@@ -255,6 +260,9 @@ class GameStore:
                 "camera_side": session.camera_side,
                 "history": list(session.history),
                 "pending_remove": list(session.pending_remove),
+                "restore": [{"cell": name, "tile": token}
+                            for name, token in session.restore.items()],
+                "undone": session.undone,
                 "corrections": list(session.corrections),
                 "corners": session.corners,
                 "last_reading": session.last_reading_text(),
@@ -350,6 +358,13 @@ class GameStore:
         for listener in self._listeners:
             listener(game_id, kind, payload)
         self.changes.notify(game_id)
+
+    def confirm_restored(self, game_id: str, source: str = "player") -> None:
+        """The players have put back the tiles an undo listed (409 when none wait)."""
+        with self.lock(game_id):
+            if not self.session(game_id).restore:
+                raise Conflict("no tiles are waiting to be put back")
+            self.record(game_id, events.RESTORED, {"source": source})
 
     def confirm_removed(self, game_id: str, source: str = "player") -> None:
         """The players have lifted off the tiles a capture took (409 when none wait)."""

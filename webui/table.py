@@ -26,7 +26,7 @@ from referee.errors import IllegalPlayError
 from referee.game import Verdict
 from referee.moves import Snapshot
 from vision import Doubts, settle
-from webui import events, live
+from webui import events, live, turns, wording
 from webui.errors import Conflict, ServiceError, one_line
 from webui.events import GameSession
 from webui.framegate import FrameGate, Pass
@@ -50,14 +50,22 @@ class FrameAnswer:
     kept: tuple[Cell, ...] = ()
     skipped: bool = False
     """The frame came while the one before it was still being read, and was dropped."""
+    provisional: turns.Provisional | None = None
+    """The play being laid, as the camera sees it so far: not judged, not recorded."""
+    settling: bool = False
+    """A hands-free play waits for the board to stay still ``settle_s``: the same picture must
+    still come to the table, whose clock judges it (the frame gate must not answer for it)."""
 
     def to_json(self) -> dict[str, Any]:
-        """FORMATS.md's frames answer, with docs/formats.md's ``detail``, ``kept``, ``skipped``."""
+        """FORMATS.md's frames answer (``provisional`` where a play is being laid), with
+        docs/formats.md's ``detail``, ``kept``, ``skipped``."""
         data: dict[str, Any] = {
             "reading": self.reading.to_json() if self.reading is not None else None,
             "verdict": self.verdict.to_json() if self.verdict is not None else None,
             "waiting_for": self.waiting_for, "detail": self.detail,
             "kept": [cell.name for cell in self.kept]}
+        if self.provisional is not None:
+            data["provisional"] = self.provisional.to_json()
         if self.skipped:
             data["skipped"] = True
         return data
@@ -98,6 +106,7 @@ class Table:
             table = self._live.get(game_id)
             state["waiting_for"] = self._waiting_for(session, table)
             state["live"] = table.status.to_json() if table else None
+            state["commit"] = session.commit.to_json()
             return state
 
     def _waiting_for(self, session: GameSession, table: live.LiveTable | None) -> str:
@@ -105,6 +114,8 @@ class Table:
             return live.WAIT_GAME_OVER
         if session.pending_remove:
             return live.WAIT_REMOVAL
+        if session.restore:
+            return live.WAIT_RESTORE
         if table is not None and table.status.waiting_for in (live.WAIT_STEADY, live.WAIT_BOARD) \
                 and time.time() - table.status.updated_at < 10:
             return table.status.waiting_for
@@ -159,6 +170,8 @@ class Table:
             table = self._live.get(game_id)
             if table is not None:
                 table.last_judged = seen
+                if table.set_status(self._waiting_for(self.store.session(game_id), table), ""):
+                    self.store.changes.notify(game_id)
 
     def set_corners(self, game_id: str, body: object) -> None:
         """The board's corners in the camera's frames, dragged by hand (or None: find them)."""
@@ -170,31 +183,21 @@ class Table:
         self.store.record(game_id, events.CORNERS, {"corners": corners})
         table = self._live.get(game_id)
         if table is not None:
-            table.fusion.clear()
+            table.forget_seen()
             table.last_judged = None
 
     def correct(self, game_id: str, body: object, source: str = "player") -> Verdict | None:
-        """Fix one cell of the last reading (letter, rotation, blank, or empty) and re-judge.
+        """Fix one square as the players say it is (letter, rotation, blank, or empty).
 
-        If the last move was judged from that reading, it is taken back first, so the corrected
-        board is judged as the same player's play. Returns the verdict, if a play was judged.
+        Where a play is being laid (the camera's latest board differs from the game's and was
+        not judged), the play being laid is corrected and nothing is judged: its player says
+        Done. Otherwise the reading last judged is corrected and judged again as the same
+        player's play: a legal play judged from it is taken back first; a refused one is
+        withdrawn (the log says so), since the players have shown it was misread. Without a
+        camera reading the game's own board is corrected and judged as the mover's play.
+        Returns the verdict, if a play was judged.
         """
-        if not isinstance(body, dict) or not isinstance(body.get("cell"), str):
-            raise ServiceError("a correction is {'cell': 'H8', 'tile': 'E^' or null}")
-        try:
-            cell = Cell.parse(body["cell"])
-        except ValueError as error:
-            raise ServiceError(str(error)) from None
-        token = body.get("tile")
-        if token in ("", "."):
-            token = None
-        if token is not None:
-            if not isinstance(token, str):
-                raise ServiceError("'tile' must be a board-text token like 'E^', 'e>' or '?'")
-            try:
-                token = Tile.parse(token.strip()).token
-            except ValueError as error:
-                raise ServiceError(str(error)) from None
+        cell, token = _correction(body)
         with self.store.lock(game_id):
             session = self.store.session(game_id)
             if session.game.is_over:
@@ -202,16 +205,53 @@ class Table:
             refused = _board_play_refused(session)
             if refused:
                 raise ServiceError(refused)
-            reading = dict(session.last_reading if session.last_reading is not None
-                           else session.game.board.tiles)
+            table = self._live.get(game_id)
+            laying = self._laying(session, table)
+            reading = dict(laying if laying is not None else session.last_reading
+                           if session.last_reading is not None else session.game.board.tiles)
             seen = reading.get(cell)
             seen_token = seen.token if seen else None
             previous = session.overrides.get(cell)
             if previous is not None and previous[1] == seen_token:
                 seen_token = previous[0]  # keep what the camera itself sees there
-            self.store.record(game_id, events.CORRECTION, {
-                "cell": cell.name, "tile": token, "source": source, "seen": seen_token})
-            return self._rejudge_reading(game_id, source)
+            payload: dict[str, Any] = {"cell": cell.name, "tile": token, "source": source,
+                                       "seen": seen_token, "judged": laying is None}
+            judged = _judged_entry(session)
+            if laying is None and judged is not None and not judged["legal"]:
+                payload["withdraws"] = judged["seq"]
+            self.store.record(game_id, events.CORRECTION, payload)
+            if table is not None and table.seen is not None:
+                table.seen = _corrected(table.seen, cell, token)  # what Done would judge now
+            if laying is not None and table is not None:
+                self._show_laying(game_id, table)
+                return None
+            verdict = self._rejudge_reading(game_id, source)
+            if table is not None:
+                corrected = self.store.session(game_id).last_reading
+                table.last_judged = dict(corrected) if verdict is not None and corrected else None
+            return verdict
+
+    @staticmethod
+    def _laying(session: GameSession, table: live.LiveTable | None) -> live.Board | None:
+        """The play being laid, as the camera last saw it steadily; None when there is none
+        (the camera sees the game's board, or the board it last judged)."""
+        if table is None or table.seen is None:
+            return None
+        if live.same_board(table.seen, session.game.board.tiles) \
+                or table.seen == table.last_judged:
+            return None
+        return table.seen
+
+    def _show_laying(self, game_id: str, table: live.LiveTable) -> None:
+        """A square of the play being laid was corrected: the table shows the play again."""
+        seen = table.seen or {}
+        session = self.store.session(game_id)
+        board = session.game.board.tiles
+        provisional = None if live.same_board(seen, board) else turns.provisional_play(
+            session.game, live.keep_designated_blanks(seen, board))
+        detail = wording.not_judged_yet(session.commit) if provisional else ""
+        if table.set_status(live.WAIT_PLAY, detail, (), provisional):
+            self.store.changes.notify(game_id)
 
     def _rejudge_reading(self, game_id: str, source: str) -> Verdict | None:
         session = self.store.session(game_id)
@@ -219,7 +259,7 @@ class Table:
         last_legal = session.last_legal_index()
         if session.last_reading_seq is not None and last_legal is not None \
                 and session.history[last_legal]["seq"] == session.last_reading_seq:
-            self.store.record(game_id, events.UNDO, {"source": source})
+            self.store.record(game_id, events.UNDO, {"source": source, "rejudge": True})
             session = self.store.session(game_id)
         board = dict(session.game.board.tiles)
         if live.same_board(reading, board):
@@ -252,8 +292,8 @@ class Table:
                                    live.WAIT_STEADY, "busy reading the frames before it",
                                    skipped=True)
             answer = self._read_frame(game_id, data)
-            if answer.waiting_for != live.WAIT_STEADY:  # settled: the same picture, same answer
-                admitted.settled(answer)
+            if answer.waiting_for != live.WAIT_STEADY and not answer.settling:
+                admitted.settled(answer)  # settled: the same picture, the same answer
             return answer
 
     def _read_frame(self, game_id: str, data: bytes) -> FrameAnswer:
@@ -282,12 +322,14 @@ class Table:
                 reading = read_board(image, corners, session.game.tile_set.name)
             except VisionError as error:
                 table.fusion.clear()
+                table.view_changed()
                 return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
                                           live.Detail(one_line(error),
                                                       tuple(cell.name for cell in error.cells)))
             except Exception:  # a reader bug must not stop the game: log it, try the next
                 log.exception("game %s: the board reader failed on a frame", game_id)
                 table.fusion.clear()
+                table.view_changed()
                 return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
                                           "the board reader failed on this frame")
             return self.judge_reading(game_id, table, reading)
@@ -318,64 +360,158 @@ class Table:
         # a dim Q), the game's tile stands; a sure reading still reports a tile gone or changed.
         known = {cell: tile for cell, tile in session.game.board.tiles.items()
                  if cell.name not in session.pending_remove}
+        doubts = Doubts.of_reading(reading)
         seen, kept = settle(reading.tiles(), live.to_camera_frame(known, session.camera_side),
-                            Doubts.of_reading(reading))
+                            doubts)
         answer = self._judge_seen(game_id, table, reading,
-                                  live.to_south_frame(seen, session.camera_side))
+                                  live.to_south_frame(seen, session.camera_side), doubts)
         return replace(answer, kept=tuple(kept))
 
     def _judge_seen(self, game_id: str, table: live.LiveTable, reading: Any,
-                    seen: live.Board) -> FrameAnswer:
-        """The rest of :meth:`judge_reading`, on the settled board in the South view."""
+                    seen: live.Board, doubts: Doubts) -> FrameAnswer:
+        """The rest of :meth:`judge_reading`, on the settled board in the South view, with the
+        reading's doubts (camera view) that decide whether a correction still holds."""
         session = self.store.session(game_id)
         if not session.game.seated:  # without seats a tile's rotation says nothing
             seen = live.without_rotation(seen)
         elif (mover := session.game.to_move) is not None and mover.seat is not None:
             seen = live.blanks_as_placed(seen, session.game.board.tiles, mover.seat.rotation)
-        for cell, (was, fixed) in session.overrides.items():
-            current = seen.get(cell)
-            if (current.token if current else None) == was:
-                if fixed:
-                    seen[cell] = Tile.parse(fixed)
-                else:
-                    seen.pop(cell, None)
+        seen = live.hold_corrections(seen, session.overrides, doubts, session.camera_side)
         fused = table.fusion.add(seen)
         if fused is None:
             return self._frame_answer(game_id, table, reading, None, live.WAIT_STEADY,
                                       "checking the reading against the next frames")
+        table.saw(fused)
+        with self.store.lock(game_id):
+            return self._weigh(game_id, table, reading, fused)
+
+    def _weigh(self, game_id: str, table: live.LiveTable, reading: Any,
+               fused: live.Board) -> FrameAnswer:
+        """What a steady reading means for the game now (the game's lock held): tiles lifted
+        off, no play, the play being laid (provisional), or, hands-free and settled, the play
+        judged."""
+        session = self.store.session(game_id)
+        game = session.game
+        if game.is_over:
+            return self._frame_answer(game_id, table, reading, None, live.WAIT_GAME_OVER, "")
+        if session.pending_remove:
+            still = [name for name in session.pending_remove if Cell.parse(name) in fused]
+            if still:
+                return self._frame_answer(game_id, table, reading, None, live.WAIT_REMOVAL,
+                                          "lift off " + ", ".join(still))
+            self.store.record(game_id, events.REMOVED,
+                              {"cells": list(session.pending_remove), "source": "camera"})
+            session = self.store.session(game_id)
+        if session.restore:
+            missing = {name: token for name, token in session.restore.items()
+                       if not live.shows(fused, Cell.parse(name), Tile.parse(token))}
+            if missing:
+                return self._frame_answer(
+                    game_id, table, reading, None, live.WAIT_RESTORE,
+                    live.Detail(wording.put_back(missing, game.players), tuple(missing)))
+            self.store.record(game_id, events.RESTORED, {"source": "camera"})
+            session = self.store.session(game_id)
+        board = dict(game.board.tiles)
+        if live.same_board(fused, board):
+            table.last_judged = None
+            return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY, "")
+        if table.last_judged is not None and table.last_judged == fused:
+            return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY,
+                                      wording.STILL_THE_JUDGED_BOARD)
+        commit = session.commit
+        provisional = turns.provisional_play(game, live.keep_designated_blanks(fused, board))
+        if commit.hands_free and table.steady_for() >= commit.settle_s:
+            verdict = self._commit_play(game_id, table, fused)
+            return self._frame_answer(game_id, table, reading, verdict, self._waiting(game_id),
+                                      "")
+        return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY,
+                                  wording.not_judged_yet(commit), provisional=provisional,
+                                  settling=commit.hands_free)
+
+    def _commit_play(self, game_id: str, table: live.LiveTable, seen: live.Board) -> Verdict:
+        """Judge ``seen`` as the mover's play and record it (the game's lock held)."""
+        session = self.store.session(game_id)
+        mover = session.game.to_move
+        assert mover is not None
+        snapshot = Snapshot(mover.id, live.keep_designated_blanks(seen, session.game.board.tiles))
+        table.last_judged = dict(seen)
+        return self.store.record_move(game_id, snapshot, "camera", reading=seen)
+
+    def _waiting(self, game_id: str) -> str:
+        return live.WAIT_REMOVAL if self.store.session(game_id).pending_remove else live.WAIT_PLAY
+
+    # -- the mover says Done -------------------------------------------------------------------
+
+    def done(self, game_id: str, body: object) -> FrameAnswer:
+        """POST /api/games/<id>/done: the mover's play is finished; judge the latest steady
+        reading against the position (FORMATS.md's turn protocol).
+
+        Said while the view is changing (a hand just left the board), it waits up to
+        ``LiveConfig.done_wait_s`` for the camera's next steady reading, so the last tile laid
+        is not left out. Refused (409) when no steady reading differs from the position.
+        """
+        if not isinstance(body, dict):
+            raise ServiceError("Done is {} or {'player': the mover's seat or name}")
+        session = self.store.session(game_id)
+        refused = _board_play_refused(session)
+        if refused:
+            raise ServiceError(refused)
+        if session.game.is_over:
+            raise Conflict("the game is over")
+        self._check_mover(session, body.get("player"))
+        with self._live_lock:
+            table = self._live.get(game_id)
+        if table is None:
+            raise Conflict(wording.NOTHING_PLACED)
+        settled = table.wait_settled(self.config.done_wait_s)
         with self.store.lock(game_id):
             session = self.store.session(game_id)
-            game = session.game
-            board = dict(game.board.tiles)
-            if game.is_over:
-                return self._frame_answer(game_id, table, reading, None,
-                                          live.WAIT_GAME_OVER, "")
+            if session.game.is_over:
+                raise Conflict("the game is over")
+            seen = table.seen
+            board = session.game.board.tiles
+            if not settled:
+                raise Conflict(wording.NO_CLEAR_VIEW)
+            if seen is None or live.same_board(seen, board):
+                raise Conflict(wording.NOTHING_PLACED)
+            if session.restore:
+                raise Conflict(f"{wording.put_back(session.restore, session.game.players)} "
+                               "first: the last move was taken back")
             if session.pending_remove:
-                still = [name for name in session.pending_remove if Cell.parse(name) in fused]
+                still = [name for name in session.pending_remove if Cell.parse(name) in seen]
                 if still:
-                    return self._frame_answer(game_id, table, reading, None,
-                                              live.WAIT_REMOVAL, "lift off " + ", ".join(still))
+                    raise Conflict(f"lift off {', '.join(still)} first: the last play took "
+                                   f"{'them' if len(still) > 1 else 'it'}")
                 self.store.record(game_id, events.REMOVED,
                                   {"cells": list(session.pending_remove), "source": "camera"})
-                session = self.store.session(game_id)
-            if live.same_board(fused, board):
-                table.last_judged = None
-                return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY, "")
-            if table.last_judged is not None and table.last_judged == fused:
-                return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY,
-                                          "the last reading was judged; fix it or play again")
-            mover = game.to_move
-            assert mover is not None
-            snapshot = Snapshot(mover.id, live.keep_designated_blanks(fused, board))
-            table.last_judged = fused
-            verdict = self.store.record_move(game_id, snapshot, "camera", reading=fused)
-            waiting = live.WAIT_REMOVAL if self.store.session(game_id).pending_remove \
-                else live.WAIT_PLAY
-            return self._frame_answer(game_id, table, reading, verdict, waiting, "")
+            verdict = self._commit_play(game_id, table, seen)
+            waiting = self._waiting(game_id)
+            if table.set_status(waiting, ""):
+                self.store.changes.notify(game_id)
+            return FrameAnswer(waiting, "", None, verdict)
+
+    @staticmethod
+    def _check_mover(session: GameSession, named: object) -> None:
+        """Done names the mover, if it names anyone: another player cannot end their turn."""
+        if named is None:
+            return
+        if not isinstance(named, str):
+            raise ServiceError("'player' is the mover's seat or name")
+        game = session.game
+        try:
+            player = game.player(named)
+        except ValueError as error:
+            raise ServiceError(one_line(error)) from None
+        mover = game.to_move
+        if mover is not None and player.id != mover.id:
+            names = wording.labels(game.players)
+            raise Conflict(f"it is {names[mover.id]}'s turn, not {names[player.id]}'s")
 
     def _frame_answer(self, game_id: str, table: live.LiveTable, reading: Any,
                       verdict: Verdict | None, waiting_for: str,
-                      detail: str | live.Detail) -> FrameAnswer:
+                      detail: str | live.Detail,
+                      provisional: turns.Provisional | None = None,
+                      settling: bool = False) -> FrameAnswer:
         told = live.Detail(detail) if isinstance(detail, str) else detail
         if not told.text and reading is not None:
             # Nothing else to say: what the players can still put right is worth saying (a
@@ -384,9 +520,10 @@ class Table:
             session = self.store.session(game_id)
             told = live.waiting_detail(reading.warning_details, session.camera_side,
                                        _last_word(session.verdicts))
-        if table.set_status(waiting_for, told.text, told.cells):
+        if table.set_status(waiting_for, told.text, told.cells, provisional):
             self.store.changes.notify(game_id)
-        return FrameAnswer(waiting_for, told.text, reading, verdict)
+        return FrameAnswer(waiting_for, told.text, reading, verdict, provisional=provisional,
+                           settling=settling)
 
 
 def _board_play_refused(session: GameSession) -> str | None:
@@ -419,3 +556,43 @@ def _last_word(verdicts: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
     if not words or not words[0].get("cells"):
         return None
     return str(words[0].get("word", "")), list(words[0]["cells"])
+
+
+def _correction(body: object) -> tuple[Cell, str | None]:
+    """A correction's square and tile (a board-text token, None for an empty square)."""
+    if not isinstance(body, dict) or not isinstance(body.get("cell"), str):
+        raise ServiceError("a correction is {'cell': 'H8', 'tile': 'E^' or null}")
+    try:
+        cell = Cell.parse(body["cell"])
+    except ValueError as error:
+        raise ServiceError(str(error)) from None
+    token = body.get("tile")
+    if token in ("", "."):
+        token = None
+    if token is not None:
+        if not isinstance(token, str):
+            raise ServiceError("'tile' must be a board-text token like 'E^', 'e>' or '?'")
+        try:
+            token = Tile.parse(token.strip()).token
+        except ValueError as error:
+            raise ServiceError(str(error)) from None
+    return cell, token
+
+
+def _corrected(board: live.Board, cell: Cell, token: str | None) -> live.Board:
+    fixed = dict(board)
+    if token:
+        fixed[cell] = Tile.parse(token)
+    else:
+        fixed.pop(cell, None)
+    return fixed
+
+
+def _judged_entry(session: GameSession) -> dict[str, Any] | None:
+    """The log's last entry when it was judged from the camera's last reading (the reading a
+    correction now corrects), else None."""
+    if not session.history or session.last_reading is None:
+        return None
+    last = session.history[-1]
+    return last if last["seq"] == session.last_reading_seq and not last.get("withdrawn") \
+        else None

@@ -8,12 +8,54 @@ words in the frames answer (``said``) instead of wording the verdict itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from referee.boardtext import Tile
 from webui.live import tile_question
 
 SEAT_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
+
+# -- the turn protocol (webui.turns): what the table says while a play is being laid ----------
+
+NOTHING_PLACED = ("the camera sees no new tile on the board: lay the word, then say Done "
+                  "(a typed move goes through Play)")
+"""Done, when no steady reading differs from the position (409)."""
+NO_CLEAR_VIEW = ("the camera has had no clear view of the board since it changed: take hands "
+                 "off the board, then say Done again")
+"""Done, when the view has not settled within ``LiveConfig.done_wait_s`` (409)."""
+STILL_THE_JUDGED_BOARD = ("the board still shows the play just refused: put it right, or take "
+                          "the tiles back")
+"""While the board shows exactly what was last judged and refused."""
+
+
+def provisional_said(provisional: Mapping[str, Any], names: Mapping[str, str] | None,
+                     commit: Any) -> dict[str, Any]:
+    """A play being laid (FORMATS.md's ``provisional``) as the table shows it: ``{"headline",
+    "details"}``: who is laying what, and that it is not judged yet."""
+    who = (names or {}).get(str(provisional.get("player")), str(provisional.get("player")))
+    words = [str(word).upper() for word in provisional.get("words") or []]
+    placed = list(provisional.get("placed") or [])
+    if words:
+        headline = f"{who} is laying {words[0]}"
+    elif placed:
+        headline = f"{who} has put down {plural(len(placed), 'tile')}"
+    else:
+        headline = f"The board has changed on {who}'s turn"
+    details = [sentence(not_judged_yet(commit))]
+    if len(words) > 1:
+        details.insert(0, "Also: " + ", ".join(words[1:]) + ".")
+    return {"headline": headline + ".", "details": details, "placed": placed}
+
+
+def not_judged_yet(commit: Any) -> str:
+    """What the table adds while it shows a play being laid (``commit``: the game's
+    :class:`webui.turns.Commit`)."""
+    if commit.hands_free:
+        return (f"not judged yet: judged once the board stays still for "
+                f"{commit.settle_s:g} s")
+    return "not judged yet: say Done when the word is finished"
 
 
 def labels(players: Iterable[Any]) -> dict[str, str]:
@@ -38,10 +80,13 @@ def plural(count: int, word: str) -> str:
 
 
 def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
-             names: Mapping[str, str] | None = None) -> dict[str, Any]:
+             names: Mapping[str, str] | None = None, figure: str = "score") -> dict[str, Any]:
     """A verdict (FORMATS.md's JSON) as the sentences the table reads: ``{"legal",
     "headline", "details", "reason", "remove"}``; ``move`` is the move judged (its JSON),
-    ``names`` how to name each player (:func:`labels`; an id not in it is named as it is).
+    ``names`` how to name each player (:func:`labels`; an id not in it is named as it is),
+    ``figure`` what the table adds up beside each name (``Game.standing``): a play is worth its
+    ``score`` there, or else (archipelago's strength) its words' values, so that the numbers a
+    verdict says are the ones the players' figures are the sum of.
 
     One wording for every ruleset: what a verdict says is told by its fields (a word played,
     a word captured, English's draw, a row sold), never by the game's ruleset.
@@ -51,7 +96,7 @@ def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
 
     who = name(verdict.get("player") or "?")
     if not verdict.get("legal"):
-        return _refusal(verdict, who)
+        return _refusal(verdict, who, move or {}, names or {})
     move = move or {}
     for effect in (_colonization_move, _first_draft_move):
         said = effect(verdict, move, who)
@@ -64,8 +109,11 @@ def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
         return _legal(f"{who} passed.", [])
     main = words[0]
     details = []
+    by_score = figure == "score"
     if len(words) > 1:
-        details.append("Also formed: " + ", ".join(w["word"].upper() for w in words[1:]) + ".")
+        details.append("Also formed: " + ", ".join(
+            w["word"].upper() + ("" if by_score else f" ({w.get('value', 0)})")
+            for w in words[1:]) + ".")
     for captured in verdict.get("captured_words") or []:
         details.append(f"Captured {name(captured.get('owner'))}'s {captured['word'].upper()}.")
     if verdict.get("captured_tiles"):
@@ -81,7 +129,8 @@ def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
                            f" with its {english['points']} points.")
     if verdict.get("english_joins"):
         details.append(f"English joins the game, just before {who}.")
-    return _legal(f"{who} played {main['word'].upper()} for {verdict.get('score', 0)}.", details,
+    worth = f" for {verdict.get('score', 0)}" if by_score else f", worth {main.get('value', 0)}"
+    return _legal(f"{who} played {main['word'].upper()}{worth}.", details,
                   list(verdict.get("remove") or []))
 
 
@@ -91,10 +140,46 @@ def _legal(headline: str, details: list[str], remove: list[str] | None = None
             "remove": remove or []}
 
 
-def _refusal(verdict: Mapping[str, Any], who: str) -> dict[str, Any]:
-    """An illegal move: the referee's reason, and what the players can do about a reading
-    (name a blank, add a tile the camera missed, correct a misread square)."""
-    details = [sentence(verdict.get("message") or verdict.get("reason"))]
+REASONS = {
+    "not-in-word-list": "not in the word list",
+    "invalid-cross-word": "it makes a word not in the list",
+    "not-in-line": "the tiles are not in one line",
+    "board-mismatch": "the board changed where no play explains it",
+    "blank-undesignated": "a blank's letter is not named",
+    "not-connected": "it touches nothing of theirs",
+    "first-move-home-row": "a first word goes along the home row",
+    "first-move-centre": "a first word covers the middle of the home row",
+    "not-your-turn": "not their turn",
+    "no-tile-placed": "no new tile",
+    "off-board": "it runs off the board",
+    "letter-mismatch": "it does not fit the tiles already there",
+    "word-extends": "the word goes on",
+    "game-over": "the game is over",
+    "player-eliminated": "they are out of the game",
+    "bad-move": "not a move",
+}
+"""Each refusal's reason in a few words, for the one line a move log gives it."""
+
+HOME_ROWS = {"S": ("row 15", "the bottom"), "N": ("row 1", "the top"),
+             "W": ("column A", "the left"), "E": ("column O", "the right")}
+"""Each seat's home row: where a seated player's first word must go, and where that is as the
+board is drawn."""
+
+
+def _refusal(verdict: Mapping[str, Any], who: str, move: Mapping[str, Any],
+             names: Mapping[str, str]) -> dict[str, Any]:
+    """An illegal move: which play, why in a few words, the referee's reason in full (players
+    named as the table names them), and what the players can do about a reading (name a blank,
+    add a tile the camera missed, correct a misread square)."""
+    word = str((verdict.get("move") or {}).get("word") or move.get("word") or "").upper()
+    reason = str(verdict.get("reason") or "")
+    short = f" ({REASONS[reason]})" if reason in REASONS else ""
+    details = [sentence(_named(verdict.get("message") or reason, names))]
+    player = str(verdict.get("player"))
+    if reason in ("first-move-home-row", "first-move-centre") and player in HOME_ROWS:
+        row, edge = HOME_ROWS[player]
+        details.append(f"{who}'s home row is {row}: the line of squares along {edge} edge of "
+                       f"the board, next to {who}'s name. A first word goes along it.")
     for cell, letters in (verdict.get("blank_offers") or {}).items():
         details.append(f"Tap {cell} to name the blank there"
                        + (f" (it could be {letters})." if letters else "."))
@@ -104,8 +189,20 @@ def _refusal(verdict: Mapping[str, Any], who: str) -> dict[str, Any]:
     if verdict.get("unexpected"):
         cells = ", ".join(change["cell"] for change in verdict["unexpected"][:8])
         details.append(f"Misread? Tap a square to correct it: {cells}.")
-    return {"legal": False, "headline": f"Not legal: {who}'s move.", "details": details,
-            "reason": verdict.get("reason"), "remove": []}
+    return {"legal": False, "headline": f"Not legal: {who}'s {word or 'move'}{short}.",
+            "details": details, "reason": verdict.get("reason"), "remove": []}
+
+
+def _named(message: object, names: Mapping[str, str]) -> str:
+    """The referee's message with each player named as the table names them: the referee
+    writes a seated player by seat letter ("it is N's turn, not S's"), which a person at the
+    table reads as "it is Bo (North)'s turn, not Ann (South)'s"."""
+    text = str(message or "")
+    seats = [pid for pid in names if len(pid) == 1 and pid in HOME_ROWS]
+    if not seats:
+        return text
+    return re.sub(rf"(?<![\w'])({'|'.join(seats)})'s\b",
+                  lambda found: f"{names[found.group(1)]}'s", text)
 
 
 def _colonization_move(verdict: Mapping[str, Any], move: Mapping[str, Any], who: str
@@ -202,11 +299,80 @@ def _first_draft_move(verdict: Mapping[str, Any], move: Mapping[str, Any], who: 
     return _legal(f"{who} placed the letters: {now}.", details)
 
 
+def and_list(items: Sequence[str]) -> str:
+    """``["a", "b", "c"]`` → ``"a, b and c"``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def put_back(restore: Mapping[str, str], players: Iterable[Any]) -> str:
+    """The tiles an undo asks the table to put back (cell name → board-text token, in the
+    order to say them), in words,
+    each tile named by its owner where players have seats: "put back Bo (North)'s G on H8 and
+    Bo (North)'s D on J8"."""
+    players = list(players)
+    names = labels(players)
+    owners = {player.seat.rotation: names[player.id] for player in players
+              if player.seat is not None}
+    phrases = []
+    for name, token in restore.items():
+        tile = Tile.parse(token)
+        what = (f"a blank ({tile.letter.upper()})" if tile.letter != "?" else "a blank") \
+            if tile.blank else tile.letter
+        owner = owners.get(tile.rotation) if tile.rotation is not None else None
+        phrases.append(f"{owner}'s {what} on {name}" if owner else f"{what} on {name}")
+    return "put back " + and_list(phrases) if phrases else ""
+
+
+def taken_back(undone: Mapping[str, Any], names: Mapping[str, str] | None,
+               restore: str = "") -> dict[str, Any]:
+    """An Undo as the table says it (``undone``: the move taken back and its verdict), with
+    the tiles to put back (:func:`put_back`'s words) if any."""
+    verdict = undone.get("verdict") or {}
+    who = (names or {}).get(str(verdict.get("player")), str(verdict.get("player")))
+    words = verdict.get("words") or []
+    what = f"{who}'s {words[0]['word'].upper()}" if words else f"{who}'s move"
+    details = [sentence(restore + ": the camera checks them")] if restore else []
+    details.append(f"{who} plays again.")
+    return {"legal": True, "withdrawn": True, "headline": f"Taken back: {what}.",
+            "details": details, "reason": None, "remove": []}
+
+
+def tile_words(token: str | None) -> str:
+    """A square's content as a person says it: "an empty square", "a blank", "a blank standing
+    for E", "an E" (board-text tokens; the arrow is not said)."""
+    if not token:
+        return "an empty square"
+    letter = token[0]
+    if letter == "?":
+        return "a blank"
+    if letter != letter.upper():
+        return f"a blank standing for {letter.upper()}"
+    return f"{'an' if letter in 'AEFHILMNORSX' else 'a'} {letter}"
+
+
+def logged(entry: Mapping[str, Any], verdict: Mapping[str, Any],
+           names: Mapping[str, str] | None, figure: str = "score") -> dict[str, Any]:
+    """One entry of the game's log (``history``) with its verdict, in words: as
+    :func:`describe` says it, or, for a refusal the players showed was a misread (a correction
+    ``withdrew`` it), what happened instead."""
+    withdrawn = entry.get("withdrawn")
+    if not withdrawn:
+        return describe(verdict, entry.get("move"), names, figure) | {"withdrawn": False}
+    who = (names or {}).get(str(verdict.get("player")), str(verdict.get("player")))
+    cell = withdrawn.get("cell")
+    return {"legal": False, "withdrawn": True, "reason": verdict.get("reason"), "remove": [],
+            "headline": f"Withdrawn: {who}'s refused play, misread on {cell}.",
+            "details": [f"The camera saw {tile_words(withdrawn.get('seen'))} on {cell}; the "
+                        f"players said it is {tile_words(withdrawn.get('tile'))}."]}
+
+
 def recent(history: Sequence[Mapping[str, Any]], verdicts: Sequence[Mapping[str, Any]],
-           names: Mapping[str, str] | None, count: int) -> list[dict[str, Any]]:
+           names: Mapping[str, str] | None, count: int, figure: str = "score"
+           ) -> list[dict[str, Any]]:
     """The last ``count`` moves in words, the latest first, each with its ``source``."""
     pairs = list(zip(history, verdicts, strict=False))[-count:]
-    return [describe(verdict, entry["move"], names) | {"source": entry["source"]}
+    return [logged(entry, verdict, names, figure) | {"source": entry["source"]}
             for entry, verdict in reversed(pairs)]
 
 

@@ -1,7 +1,9 @@
 """``tileref read PHOTO``: what the camera saw, as board text or FORMATS.md's JSON.
 
 Text output is the board (spaced form, every tile with its rotation arrow) followed by the
-warnings, one per line after a ``#``, so the output is itself valid board text. Bad input (an
+warnings, one per line after a ``#``, so the output is itself valid board text; a warning in
+the same words over several squares is said once, naming them all, as the dispute page says it
+(``vision.said_once``; ``--json`` keeps one per square). Bad input (an
 unreadable file, no board, malformed corners, an unknown tile set) is one line on standard error
 and exit code 2.
 """
@@ -51,7 +53,7 @@ def parse_corners(text: str) -> list[tuple[float, float]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision import DISPUTE_CONFIG, VisionError, load_image, read_board
+    from vision import DISPUTE_CONFIG, VisionError, load_image, read_board, said_once
 
     try:
         image = load_image(args.photo)
@@ -78,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         print(reading.to_json_text())
     else:
         sys.stdout.write(reading.board_text())
-        for warning in reading.warnings:
-            print(f"# warning: {warning}")
+        # Said as the dispute page says them: the same words over several squares once.
+        for warning in said_once(reading.warning_details):
+            print(f"# warning: {warning.message}")
     return 0

@@ -2,12 +2,30 @@
 "use strict";
 (function () {
   if (!window.tileref) return;
-  const { root, gameId, token, say, post, followPanel } = window.tileref;
+  const { root, gameId, say, post, followPanel } = window.tileref;
 
   // Actions on this game: "/moves", "/undo", ... under /api/games/<id>.
   const api = (path, body) => post("/api/games/" + gameId + path, body);
   window.tileref.api = api;
-  followPanel("/games/" + gameId + "/panel");
+  const refreshPanel = followPanel("/games/" + gameId + "/panel");
+  window.tileref.refreshPanel = refreshPanel;
+
+  // The mover's play is finished: the referee judges what the camera sees (the turn protocol).
+  async function done() {
+    say("Judging…");
+    const answer = await api("/done", {});
+    if (!answer) return;
+    say("");
+    await refreshPanel();
+  }
+  // The space bar says Done, unless someone is typing or a dialog is open.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== " " || event.repeat || event.ctrlKey || event.altKey || event.metaKey) return;
+    if (event.target.closest("input, textarea, select, button, a, dialog, [contenteditable]")) return;
+    if (document.querySelector("dialog[open]")) return;
+    event.preventDefault();
+    done();
+  });
 
   function toMove() {
     const panel = document.querySelector("#panel .panel");
@@ -18,17 +36,17 @@
     const button = event.target.closest("[data-action]");
     if (button) {
       const action = button.dataset.action;
+      if (action === "done") await done();
       if (action === "pass") await api("/moves", { player: toMove(), pass: true }) && say("Passed.");
       if (action === "exchange") {
-        const count = parseInt(prompt("How many tiles were exchanged?", "7"), 10);
+        const answer = await window.tileref.ask("exchange-dialog", { count: "7" });
+        const count = answer ? parseInt(answer.get("count"), 10) : 0;
         if (count) await api("/moves", { player: toMove(), exchange: count }) && say("Exchanged.");
       }
       if (action === "undo") await api("/undo") && say("The last move was taken back.");
       if (action === "removed") await api("/removed") && say("Thanks: next turn.");
-      if (action === "share") {
-        const link = location.origin + location.pathname + (token() ? "#token=" + token() : "");
-        prompt("Open this on another screen (with the token it can also referee):", link);
-      }
+      if (action === "restored") await api("/restored") && say("Thanks: the board is back as it was.");
+      if (action === "share") await window.tileref.share();
       return;
     }
     const cell = event.target.closest("svg.interactive .cell");
@@ -47,30 +65,17 @@
     if (verdict) { say(verdict.legal ? "Legal." : "Not legal: " + verdict.message, !verdict.legal); if (verdict.legal) form.reset(); }
   });
 
-  const dialog = document.getElementById("fix-dialog");
-  function openFix(cell, tile) {
-    if (!dialog) return;
-    document.getElementById("fix-cell").textContent = cell;
-    const fixForm = document.getElementById("fix-form");
-    // A blank the camera saw ("?") is named by typing its letter in lower case.
-    const blank = tile.startsWith("?");
-    fixForm.letter.value = tile && !blank ? tile[0] : "";
-    fixForm.letter.placeholder = blank ? "a–z" : "";
-    fixForm.arrow.value = tile.length > 1 ? tile[1] : ("seated" in root.dataset ? "^" : "");
-    dialog.dataset.cell = cell;
-    dialog.showModal();
+  // A tapped square: say what lies there (the correction dialog, fix.js); the referee judges
+  // the corrected board again where it had judged that reading.
+  async function openFix(cell, tile) {
+    if (!window.tilerefFix) return;
+    const fixed = await window.tilerefFix.ask(cell, tile, "seated" in root.dataset);
+    if (fixed === undefined) return;
+    const result = await api("/corrections", { cell, tile: fixed });
+    if (!result) return;
+    const v = result.verdict;
+    say(v ? (v.legal ? "Corrected and judged again: legal." : "Corrected; judged again: " + v.message)
+          : "Corrected " + cell + ".", v && !v.legal);
+    await refreshPanel();
   }
-  if (dialog) dialog.addEventListener("close", async () => {
-    const fixForm = document.getElementById("fix-form");
-    const choice = dialog.returnValue;
-    if (choice !== "set" && choice !== "empty") return;
-    const letter = fixForm.letter.value.trim();
-    const tile = choice === "empty" || !letter ? null : letter + fixForm.arrow.value;
-    const result = await api("/corrections", { cell: dialog.dataset.cell, tile });
-    if (result) {
-      const v = result.verdict;
-      say(v ? (v.legal ? "Corrected and judged again: legal." : "Corrected; judged again: " + v.message)
-            : "Corrected " + dialog.dataset.cell + ".", v && !v.legal);
-    }
-  });
 })();

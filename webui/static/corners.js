@@ -20,6 +20,7 @@
       const [w, h] = size;
       corners = [[w * .2, h * .2], [w * .8, h * .2], [w * .8, h * .8], [w * .2, h * .8]];
     }
+    const first = corners.map((point) => point.slice());  // where the handles began
     const handles = corners.map((point, index) => {
       const handle = document.createElement("div");
       handle.className = "handle";
@@ -51,6 +52,11 @@
     if (img.complete) place(); else img.addEventListener("load", place);
     window.addEventListener("resize", place);
     const rounded = () => corners.map(([x, y]) => [Math.round(x), Math.round(y)]);
+    const reset = document.getElementById("reset-corners");
+    if (reset) reset.addEventListener("click", () => {
+      corners = first.map((point) => point.slice());
+      place();
+    });
     const button = document.getElementById("reread");
     if (button) button.addEventListener("click", () => {
       const url = new URL(editor.dataset.photo, location.href);  // keeps ?tiles=

@@ -54,8 +54,9 @@
       if (!response.ok) { show("Camera frame refused", data.error); return; }
       if (data.reading) { reads += 1; read.textContent = reads; }
       show("Waiting for " + data.waiting_for, data.detail);
-      // The server words the verdict (the same sentences as the referee board's).
-      if (data.said) show(data.said.headline, data.said.details.join(" "));
+      // A verdict (hands-free) or a play being laid shows in the panel, where it stays until
+      // the next play begins: fetch it now rather than wait for the event stream.
+      if ((data.verdict || data.provisional) && window.tileref.refreshPanel) window.tileref.refreshPanel();
     } catch (error) {
       show("Lost the server", String(error));
     } finally {

@@ -72,5 +72,34 @@
     return refresh;
   }
 
-  window.tileref = { root, gameId, token, WATCH_ONLY, say, sentence, post, followPanel };
+  // One of the table's dialogs (templates/_dialogs.html): ``values`` fill its fields; the
+  // answer is its fields (FormData) when confirmed, null when cancelled.
+  function ask(id, values) {
+    const dialog = document.getElementById(id);
+    if (!dialog) return Promise.resolve(null);
+    const form = dialog.querySelector("form");
+    for (const [name, value] of Object.entries(values || {})) form.elements[name].value = value;
+    dialog.returnValue = "";
+    dialog.showModal();
+    return new Promise((resolve) => dialog.addEventListener("close", () => {
+      resolve(dialog.returnValue === "ok" ? new FormData(form) : null);
+    }, { once: true }));
+  }
+  // The link that opens this game on another screen, with its token when this one has it.
+  async function share() {
+    const link = location.origin + location.pathname + (token() ? "#token=" + token() : "");
+    const dialog = document.getElementById("share-dialog");
+    if (!dialog) return;
+    const copy = dialog.querySelector("[data-copy]");
+    copy.onclick = async () => {
+      const field = dialog.querySelector("input[name=link]");
+      field.select();
+      try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; }
+      catch (error) { document.execCommand("copy"); copy.textContent = "Copied"; }
+    };
+    copy.textContent = "Copy the link";
+    await ask("share-dialog", { link });
+  }
+
+  window.tileref = { root, gameId, token, WATCH_ONLY, say, sentence, post, followPanel, ask, share };
 })();

@@ -3,7 +3,7 @@
 "use strict";
 (function () {
   if (!window.tileref) return;
-  const { gameId, token, say, sentence, post, followPanel } = window.tileref;
+  const { gameId, say, sentence, post, followPanel } = window.tileref;
 
   async function move(body, path) {
     const verdict = await post(path || "/api/games/" + gameId + "/moves", body);
@@ -26,15 +26,20 @@
     const action = button.dataset.action;
     if (action === "share") {
       event.preventDefault();
-      const link = location.origin + location.pathname + (token() ? "#token=" + token() : "");
-      prompt("Open this on another screen (with the token it can also referee):", link);
+      await window.tileref.share();
     }
     // colonization
     if (action === "agree") await move({ player: button.dataset.player, agree: button.dataset.value === "yes" });
     if (action === "english-referee") await move({}, "/api/games/" + gameId + "/english");
     if (action === "pass") await move({ player: toMove(), pass: true });
+    // Undo takes back the last legal move in every ruleset (the table's one undo).
+    if (action === "undo" && await post("/api/games/" + gameId + "/undo", {})) {
+      say("The last move was taken back.");
+      await refresh();
+    }
     if (action === "exchange") {
-      const count = parseInt(prompt("How many tiles were exchanged?", "7"), 10);
+      const answer = await window.tileref.ask("exchange-dialog", { count: "7" });
+      const count = answer ? parseInt(answer.get("count"), 10) : 0;
       if (count) await move({ player: toMove(), exchange: count });
     }
     // first draft
@@ -45,6 +50,7 @@
 
   document.addEventListener("submit", async (event) => {
     const form = event.target;
+    if (form.method === "dialog") return;  // a dialog's answer (tileref.ask), not a move
     const data = new FormData(form);
     event.preventDefault();
     if (form.classList.contains("lang-form")) {
@@ -194,9 +200,11 @@
     const [tag, index] = span.dataset.where.split(":");
     const tiles = tag === "p" ? reading.pool : reading.rows[Number(tag.slice(1))];
     const tile = tiles[Number(index)];
-    const answer = prompt("The letter on this tile (read as " + tile.letter + "):", tile.letter);
+    const dialog = document.getElementById("letter-dialog");
+    dialog.querySelector("[data-said]").textContent = "Read as " + tile.letter + ".";
+    const answer = await window.tileref.ask("letter-dialog", { letter: tile.letter });
     if (answer === null) return;
-    const letter = letters(answer).toUpperCase().slice(0, 1);
+    const letter = letters(answer.get("letter")).toUpperCase().slice(0, 1);
     if (!letter) return;
     tile.letter = letter;
     tile.unsure = false;

@@ -17,8 +17,12 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from referee.boardtext import is_tile_letter
 from referee.colonization import ENGLISH
+from referee.game import find_ruleset
 from webui import photos
 from webui.errors import ServiceError
+from webui.photos import tile_set_option
+from webui.positions import check_position, read_position
+from webui.screens import draw_board
 from webui.services import services
 from webui.views.common import authorise, client_address, image_bytes, json_body, uploaded
 from webui.wording import sale_checks
@@ -63,6 +67,13 @@ def undo(game_id: str) -> Any:
 def tiles_removed(game_id: str) -> Any:
     authorise(game_id)
     services().store.confirm_removed(game_id)
+    return jsonify(services().table.state(game_id))
+
+
+@bp.post("/games/<game_id>/restored")
+def tiles_restored(game_id: str) -> Any:
+    authorise(game_id)
+    services().store.confirm_restored(game_id)
     return jsonify(services().table.state(game_id))
 
 
@@ -145,6 +156,39 @@ def _stream_slots(app: Any) -> threading.BoundedSemaphore:
 
 def _sse(state: dict[str, Any]) -> str:
     return f"event: state\nid: {state.get('version', 0)}\ndata: {json.dumps(state)}\n\n"
+
+
+@bp.post("/position")
+def table_position() -> Any:
+    """The tiles already on the table, as a new game's ``position``: a camera frame or photo
+    (multipart ``image`` with ``ruleset``, ``tiles``, ``camera_side``, ``seats``, or a raw
+    image body with them in the query), or board text as the players fixed it (JSON ``{"board",
+    "ruleset", "tiles", "seats", "check"}``, ``check``: squares to ring) → the position in the
+    South view, drawn, with its problems (docs/formats.md). Nothing is stored."""
+    if request.mimetype == "multipart/form-data" or request.mimetype.startswith("image/"):
+        fields = request.form if request.mimetype == "multipart/form-data" else request.args
+        ruleset, preset = _ruleset_choice(fields.get("ruleset"))
+        position = read_position(services().photos, image_bytes(), ruleset, fields.get("tiles"),
+                                 fields.get("camera_side"), fields.get("seats"))
+        tiles = fields.get("tiles")
+    else:
+        body = json_body()
+        if not isinstance(body, dict):
+            raise ServiceError("send {'board': board text, 'ruleset', 'tiles', 'seats'}")
+        ruleset, preset = _ruleset_choice(body.get("ruleset"))
+        position = check_position(body.get("board"), ruleset, body.get("tiles"),
+                                  body.get("seats"), body.get("check"))
+        tiles = body.get("tiles")
+    svg = draw_board(position.tiles, {"tiles": tile_set_option(tiles), "preset": preset},
+                     seated=find_ruleset(ruleset).seated, marks={"check": list(position.check)},
+                     interactive=True)
+    return jsonify(position.to_json() | {"board_svg": svg})
+
+
+def _ruleset_choice(value: object) -> tuple[str, str]:
+    """A ruleset as the new-game form names it (``scrabble-seed``: a ruleset and its preset)."""
+    ruleset, _, preset = str(value or "archipelago").partition("-")
+    return ruleset, preset
 
 
 @bp.post("/wordlists")

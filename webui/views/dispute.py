@@ -24,13 +24,14 @@ from flask import (
     url_for,
 )
 
+from referee.boardtext import parse_board_text
 from vision import other_tile_sets, said_once, warned_cells
 from webui.errors import ServiceError
 from webui.photos import browser_jpeg, parse_corners, tile_set_option
 from webui.screens import draw_board
 from webui.services import services
 from webui.views.common import TILE_SET_NAMES, client_address, image_bytes, json_body
-from webui.wording import describe
+from webui.wording import SEAT_NAMES, describe
 
 bp = Blueprint("dispute", __name__)
 log = logging.getLogger(__name__)
@@ -56,18 +57,29 @@ def _corners(text: str | None, refusal: str) -> list[list[float]] | None:
 
 @bp.get("/dispute")
 def dispute() -> Any:
-    return render_template("dispute.html", photo_id=None, tiles="english",
-                           tile_sets=TILE_SET_NAMES)
+    return _upload_form()
+
+
+def _upload_form(error: ServiceError | None = None, tiles: str = "english") -> Any:
+    """The dispute page with only its upload form; with ``error``, the refusal said above the
+    form, which stays there to try again (never a bare error page)."""
+    page = render_template("dispute.html", photo_id=None, tiles=tiles,
+                           tile_sets=TILE_SET_NAMES, upload_error=str(error) if error else None)
+    return (page, error.status) if error else page
 
 
 @bp.post("/dispute")
 def dispute_upload() -> Any:
-    tiles = tile_set_option(request.form.get("tiles"))
-    upload = request.files.get("photo")
-    if upload is None or not upload.filename:
-        raise ServiceError("choose a photo of the board")
-    services().quotas.photos.take(client_address())
-    photo_id = services().disputes.keep(upload.read())
+    chosen = request.form.get("tiles")
+    try:
+        tiles = tile_set_option(chosen)
+        upload = request.files.get("photo")
+        if upload is None or not upload.filename:
+            raise ServiceError("choose a photo of the board")
+        services().quotas.photos.take(client_address())
+        photo_id = services().disputes.keep(upload.read())
+    except ServiceError as error:
+        return _upload_form(error, chosen if chosen in TILE_SET_NAMES else "english")
     return redirect(_dispute_url(photo_id, tiles))
 
 
@@ -121,7 +133,7 @@ def _dispute_context(photo_id: str, corners_arg: str | None, tiles_arg: str | No
                    warning_lines=[warning.message for warning in said_once(warnings)],
                    corners=_rounded(reading.corners), check=check,
                    board_svg=draw_board(reading.tiles(), {"tiles": tiles}, seated=True,
-                                        marks={"check": check}))
+                                        marks={"check": check}, interactive=True))
     return context
 
 
@@ -132,8 +144,12 @@ def _rounded(corners: Any) -> list[list[float]]:
 
 @bp.get("/dispute/<photo_id>")
 def dispute_photo(photo_id: str) -> Any:
-    return render_template("dispute.html", **_dispute_context(
-        photo_id, request.args.get("corners"), request.args.get("tiles")))
+    try:
+        context = _dispute_context(photo_id, request.args.get("corners"),
+                                   request.args.get("tiles"))
+    except ServiceError as error:  # corners or a tile set that are no such thing
+        return _upload_form(error)
+    return render_template("dispute.html", **context)
 
 
 @bp.get("/dispute/<photo_id>/image")
@@ -149,7 +165,10 @@ def dispute_image(photo_id: str) -> Any:
 @bp.post("/dispute/<photo_id>/judge")
 def dispute_judge(photo_id: str) -> Any:
     form = request.form
-    context = _dispute_context(photo_id, form.get("corners") or None, form.get("tiles"))
+    try:
+        context = _dispute_context(photo_id, form.get("corners") or None, form.get("tiles"))
+    except ServiceError as error:
+        return _upload_form(error)
     ruleset = form.get("ruleset", "archipelago")
     player = form.get("player", "S").strip()
     move = {"player": player, "word": form.get("word", "").strip(),
@@ -160,14 +179,17 @@ def dispute_judge(photo_id: str) -> Any:
             {"ruleset": ruleset, "board": board_text, "move": move,
              "options": {"tiles": context["tiles"]}})
         verdict = judged.to_json()
-        context["verdict"] = describe(verdict, move) | {"raw": verdict}
-        # The board as judged (the players may have fixed misreads in the text), the play lit.
-        words = verdict.get("words") or []
+        players = {player.id: SEAT_NAMES.get(player.id, player.id) for player in game.players}
+        context["verdict"] = describe(verdict, move, players, game.standing) | {"raw": verdict}
+        # The board the players fixed stays tappable; the play as judged is drawn below it.
         context["board_svg"] = draw_board(
+            parse_board_text(board_text), {"tiles": context["tiles"]}, seated=True,
+            marks={"check": context.get("check") or []}, interactive=True)
+        words = verdict.get("words") or []
+        context["judged_svg"] = draw_board(
             game.board.tiles, {"tiles": context["tiles"]}, seated=game.seated, marks={
                 "placed": [cell for word in words[:1] for cell in word["cells"]],
-                "remove": list(verdict.get("remove") or []),
-                "check": context.get("check") or []})
+                "remove": list(verdict.get("remove") or [])})
     except ServiceError as error:
         context["verdict"] = {"legal": False, "headline": "Cannot judge this play.",
                               "details": [str(error)], "remove": [], "raw": None}

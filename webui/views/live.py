@@ -33,12 +33,26 @@ def live_page(game_id: str) -> Any:
 @bp.post("/api/games/<game_id>/frames")
 def post_frame(game_id: str) -> Any:
     authorise(game_id)
-    answer = services().table.frame(game_id, image_bytes()).to_json()
-    # The live page shows the verdict in the words the referee board uses (docs/formats.md).
+    return jsonify(_with_words(game_id, services().table.frame(game_id, image_bytes()).to_json()))
+
+
+@bp.post("/api/games/<game_id>/done")
+def done(game_id: str) -> Any:
+    """The mover's play is finished (the Done button, the space bar): judge what the camera
+    sees (FORMATS.md's turn protocol)."""
+    authorise(game_id)
+    answer = services().table.done(game_id, json_body()).to_json()
+    return jsonify(_with_words(game_id, {key: answer[key] for key in ("verdict", "waiting_for")}))
+
+
+def _with_words(game_id: str, answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer with ``said``: its verdict in the words the referee board shows it in
+    (docs/formats.md), so the live page words a verdict as the board does."""
     verdict = answer["verdict"]
+    game = services().store.session(game_id).game
     answer["said"] = None if verdict is None else describe(
-        verdict, None, labels(services().store.session(game_id).game.players))
-    return jsonify(answer)
+        verdict, None, labels(game.players), game.standing)
+    return answer
 
 
 @bp.get("/api/games/<game_id>/frame.jpg")

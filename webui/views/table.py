@@ -13,7 +13,8 @@ from flask import Blueprint, get_template_attribute, redirect, render_template, 
 
 from webui.errors import ServiceError
 from webui.photos import tile_set_option
-from webui.screens import SCREENS, panel_context
+from webui.positions import check_position
+from webui.screens import SCREENS, panel_context, recent_games
 from webui.services import services
 from webui.store import seats_players
 from webui.views.common import TILE_SET_NAMES, client_address, remember_token, token_for
@@ -36,7 +37,7 @@ GAME_CHOICES = {
 def index() -> Any:
     choices = [(value, label, seats_players(value.partition("-")[0]))
                for value, label in GAME_CHOICES.items()]
-    return render_template("index.html", games=services().store.game_ids(12), seats=SEAT_NAMES,
+    return render_template("index.html", games=recent_games(services(), 12), seats=SEAT_NAMES,
                            choices=choices, profiles=services().table.calibration_profiles(),
                            tile_sets=TILE_SET_NAMES)
 
@@ -67,13 +68,35 @@ def create_game() -> Any:
             raise ServiceError("choose a word list file to upload")
         services().quotas.wordlists.take(client_address())
         options["wordlist"] = services().wordlists.add(upload.read())["wordlist"]
-    services().quotas.games.take(client_address())
-    created = services().store.create_game({
+    spec: dict[str, Any] = {
         "ruleset": ruleset, "players": players, "options": options,
         "table": {"camera_side": form.get("camera_side", "S"),
-                  "calibration": form.get("calibration") or None}})
+                  "calibration": form.get("calibration") or None}}
+    if form.get("start_from") == "table":
+        spec["position"] = _table_position(form, ruleset, tiles, players)
+    services().quotas.games.take(client_address())
+    created = services().store.create_game(spec)
     remember_token(created["id"], created["token"])
     return redirect(url_for("table.board", game_id=created["id"]))
+
+
+def _table_position(form: Any, ruleset: str, tiles: str, players: list[dict[str, Any]]
+                    ) -> dict[str, Any]:
+    """The position the players read from the table and fixed (the form's ``position_board``)
+    and who plays next (``to_move``: the index of a player row, in turn order)."""
+    board = form.get("position_board", "")
+    if not board.strip():
+        raise ServiceError("read the tiles on the table first (or start from an empty board)")
+    seats = "".join(player.get("seat", "") for player in players)
+    position = check_position(board, ruleset, tiles, seats or None)
+    blockers = position.blockers()
+    if blockers:
+        raise ServiceError(f"{blockers[0]}: tap the square and give its letter, then start")
+    try:
+        mover = players[int(form.get("to_move", "0"))]
+    except (ValueError, IndexError):
+        raise ServiceError("choose who plays next") from None
+    return {"board": position.board_text(), "to_move": mover.get("seat") or mover["name"]}
 
 
 def own_screen(game_id: str) -> str | None:
