@@ -213,3 +213,23 @@ def test_a_hands_free_play_still_reaches_the_table_until_it_is_judged(
     clock[0] += 5
     later = [send(seed) for seed in range(8, 11)]
     assert any(answer["verdict"] is not None for answer in later)
+
+
+def test_a_tile_put_down_is_read_until_the_readings_agree_on_it(client, make_game, board):
+    """Tiles put down on a still board: the first readings of the new picture are outvoted by
+    the earlier ones (the empty board), so the same picture keeps reaching the table until its
+    readings agree, and the play being laid is shown; the gate does not answer for it with the
+    empty board's answer."""
+    empty = render_board_photo({}, seed=3, width=640, height=480,
+                               options=RenderOptions(tilt=10.0, noise=0.8)).image
+    game_id, auth = make_game()
+
+    def send(image: np.ndarray, seed: int) -> dict:
+        response = client.post(f"/api/games/{game_id}/frames", data=noisy(image, seed),
+                               headers=auth, content_type="image/jpeg")
+        assert response.status_code == 200
+        return response.json
+
+    assert [send(empty, seed) for seed in range(6)][-1]["waiting_for"] == "a play"
+    laid = [send(board, seed) for seed in range(6, 14)]
+    assert laid[-1]["provisional"]["placed"] == ["H8", "I8"]

@@ -53,8 +53,10 @@ class FrameAnswer:
     provisional: turns.Provisional | None = None
     """The play being laid, as the camera sees it so far: not judged, not recorded."""
     settling: bool = False
-    """A hands-free play waits for the board to stay still ``settle_s``: the same picture must
-    still come to the table, whose clock judges it (the frame gate must not answer for it)."""
+    """The same picture must still come to the table: the readings have not yet agreed on it
+    (this frame's outvoted by the ones before), or a hands-free play waits for the board to stay
+    still ``settle_s``, which the table's own clock judges. The frame gate does not answer for
+    such an answer."""
 
     def to_json(self) -> dict[str, Any]:
         """FORMATS.md's frames answer (``provisional`` where a play is being laid), with
@@ -383,7 +385,10 @@ class Table:
                                       "checking the reading against the next frames")
         table.saw(fused)
         with self.store.lock(game_id):
-            return self._weigh(game_id, table, reading, fused)
+            answer = self._weigh(game_id, table, reading, fused)
+        # This frame's own reading outvoted by the ones before it (a tile just put down): the
+        # same picture must come to the table again until the readings agree on it.
+        return answer if fused == seen else replace(answer, settling=True)
 
     def _weigh(self, game_id: str, table: live.LiveTable, reading: Any,
                fused: live.Board) -> FrameAnswer:
