@@ -100,13 +100,13 @@ def cell_features(board: RectifiedBoard) -> np.ndarray:
                             border], axis=1)
     letters = board_letters(board)
     sure = sure_letter_tiles(letters)
-    body = _body_likeness(board, letters, sure)
-    peers = _peer_likeness(whole, sure)
+    body = body_likeness(board, letters, sure)
+    peers = peer_likeness(whole, sure)
     return np.concatenate([local / 100.0, letters, body[:, None], peers[:, None]],
                           axis=1).astype(np.float32)
 
 
-def _body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
+def body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """(225,) in -1..1: how much more a cell's ring looks like this photo's sure letter tiles
     (``sure``, :func:`vision.cells.letterevidence.sure_letter_tiles` of ``letters``) than like its
     letterless cells.
@@ -153,7 +153,7 @@ def _body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray)
     return ((to_plain - to_tile) / (to_plain + to_tile + 1e-6)).astype(np.float32)
 
 
-def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
+def peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """(225,) in -1..1: how much more a cell's mean colour (Lab, ``colours``) looks like this
     photo's sure letter tiles (``sure``, :func:`vision.cells.letterevidence.sure_letter_tiles`) than
     like its nearest symmetric peer (:func:`vision.cells.cellgrid.symmetric_peers`) that is no sure
@@ -170,7 +170,7 @@ def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
 
     Measured leave-one-source-out with the truth errata in training (``tileref eval`` and a
     scratch run with the truth corners): see docs/tuning.md. Nothing here was tuned on
-    the photos: the lightness weight and the 3rd-nearest tile are :func:`_body_likeness`'s.
+    the photos: the lightness weight and the 3rd-nearest tile are :func:`body_likeness`'s.
     On 12 rendered boards with two blanks on premium squares each, blanks outrank empty cells
     with an AUC of 0.996 (``tests/test_occupancy.py``).
     """
@@ -308,4 +308,5 @@ def _load(path: str) -> OccupancyModel:
     return OccupancyModel(Mlp.load(Path(path)))
 
 
-__all__ = ["LOCAL_FEATURES", "OccupancyModel", "cell_features", "game_rules"]
+__all__ = ["LOCAL_FEATURES", "OccupancyModel", "body_likeness", "cell_features", "game_rules",
+           "peer_likeness"]
