@@ -1,4 +1,5 @@
-# Two commands for a new user: `make run` (the app) and `make test` (the test suite).
+# Two commands for a new user: `make run` (the app) and `make test` (the test suite);
+# `make check` is the quick tier of the tests.
 # Each sets everything up from scratch on a fresh Debian machine: system packages when missing,
 # then a virtual environment in .venv with the project and its dependencies.
 
@@ -10,7 +11,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 HOST   ?= 0.0.0.0
 PORT   ?= 5000
 
-.PHONY: run test bench eval system-deps clean
+.PHONY: run test check bench eval system-deps clean
 
 ## Debian packages the project uses: tesseract (second-opinion OCR), chromium (browser tests),
 ## fonts (the renderer of sample boards and training tiles), openssl (the certificate of
@@ -41,6 +42,11 @@ run: system-deps $(STAMP)
 
 test: system-deps $(STAMP)
 	$(PY) -m pytest -q
+
+## The quick tier, for every change: the whole suite but the tests marked slow (accuracy
+## experiments over many photos or renders, trainings, benchmarks, HEIC encodes).
+check: system-deps $(STAMP)
+	$(PY) -m pytest -q -m "not slow"
 
 bench: system-deps $(STAMP)
 	$(PY) -m bench

@@ -18,40 +18,11 @@ networks, about two minutes each on one core; none is committed, see below)::
 
 ``--evaluate`` prints leave-one-source-out figures on the real tiles cut at their truth corners
 (no second look): the perceptron of :func:`lab.train.loso_models`, the network alone, the two
-combined, each with the board's rotations weighing in as in the product. Measured (English
-letters of 1461, all letters of 1610, rotations of 1603):
-
-=========================================  =======  =======  =========
-                                           English  all      rotations
-=========================================  =======  =======  =========
-perceptron alone                           1411     1554     1598
-network on the crop, one look              1336     1461     1580
-network on the crop, four turns voting     1371     1498     1592
-perceptron + crop network, one look        1429     1572     1598
-perceptron + crop network, four turns      1426     1569     1598
-network on crop and letter-centred crop    1404     1543     1589
-  the same, four turns voting              1417     1557     1596
-perceptron + that network, one look        1419     1563     1598
-=========================================  =======  =======  =========
-
-The network alone reads fewer letters than the perceptron; with it, a third fewer letters cut at
-the truth corners are misread. The whole crop is the better partner (the perceptron already sees
-the letter cut out and scaled), and one look as good as four at a quarter of the cost.
-
-But end to end (``tileref eval``: found corners, the second look at doubtful tiles, 38 photos,
-leave-one-source-out; the perceptron + crop network, one look, written by the command above)
-the gain is mostly gone, since the second look already mends the off-centre crops the network
-mends: English letters 1446/1457 (the perceptron alone 1444), every set's letters 1648/1671
-(1651: Ä read as A 5 times, 3 before; the Polish board 7 wrong, 4 before), rotations 1667/1667
-(the same), occupancy unchanged. Per photo: 4 English letters mended (Declan eval_board, jheidel
-170125, 170755, ssetser IMG_2677), 2 new errors (jheidel 170725, 170737). CPU time at 1600 px,
-found corners, the two readers alternating per photo in one process (min of 3): median 87.7 ->
-89.7 ms, median per-photo ratio 1.044; 100-tile boards up to 46 ms more: the pair is less often
-sure than the perceptron (of the 1630 tiles at truth corners 79 fall under the second look's 0.9,
-not 23), and each such tile is read again from 8 shifted crops. Short of the three English
-letters that would pay for it, so the reader does not use it (:mod:`vision.letters.classify`). Nor
-is the +2 steady: the same networks trained from seed 1 (``--seed 1``) read 1442/1457 English
-letters and 1644/1671 in all (rotations 1667/1667), 2 and 7 fewer than the perceptron alone.
+combined, each with the board's rotations weighing in as in the product. The pair misread a
+third fewer letters cut at the truth corners than the perceptron alone, but end to end (``tileref
+eval``) the second look already mends what the network mends: about two English letters more, not
+steady over seeds, for ~4 % more time a photo, so the reader does not use it. The figures are in
+docs/tuning.md ("A tile network, measured and not kept").
 """
 
 from __future__ import annotations

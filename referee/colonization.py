@@ -323,7 +323,7 @@ class ColonizationGame(ScrabbleGame):
     def owned_by(self, owner: str) -> list[OwnedWord]:
         return [word for word in self.words if word.owner == owner]
 
-    def _unseen(self) -> Counter[str]:
+    def unseen(self) -> Counter[str]:
         """Tiles not on the board, by letter (``?`` blanks): the referee's bag."""
         unseen = Counter({letter: count for letter, count in self.tile_set.counts.items()
                           if count})
@@ -468,7 +468,7 @@ class ColonizationGame(ScrabbleGame):
             raise IllegalPlayError("not-an-opponents-word", f"{what} at {move.at}"
                                    f" {move.direction.value}: only an opponent's word can be"
                                    " transformed")
-        unseen = self._unseen()
+        unseen = self.unseen()
         revealed = Counter([move.actor_tile, move.owner_tile])
         short = [letter for letter, count in revealed.items() if count > unseen[letter]]
         if short:
@@ -501,7 +501,7 @@ class ColonizationGame(ScrabbleGame):
         self._check_turn(ENGLISH)
         log = copy.deepcopy(self.draws)
         entered = list(move.draws) if move.draws is not None else None
-        unseen = self._unseen()
+        unseen = self.unseen()
         bag = unseen.copy()
 
         def draw_from_bag(purpose: str, count: int) -> list[str]:

@@ -8,14 +8,14 @@ when a test asks for one through ``launch_browser``.
 
 from __future__ import annotations
 
-import struct
 import threading
-import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.support.web import TWO_PLAYERS, png_claiming
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -23,10 +23,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
     "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
 ]
-
-TWO_PLAYERS = {"ruleset": "archipelago",
-               "players": [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}]}
-
 
 def _browser_client_class() -> type:
     """Flask's test client, posting forms as a browser that opened the form's page does: with
@@ -83,19 +79,6 @@ def make_game(client: Any) -> Callable[..., tuple[str, dict[str, str]]]:
         return response.json["id"], {"Authorization": f"Bearer {response.json['token']}"}
 
     return make
-
-
-def png_claiming(width: int, height: int) -> bytes:
-    """A tiny PNG whose header claims ``width`` x ``height``: caps are checked before decoding."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    rows = zlib.compress(b"\x00" * 16)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows)
-            + chunk(b"IEND", b""))
 
 
 @pytest.fixture

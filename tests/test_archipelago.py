@@ -367,6 +367,7 @@ random_moves = st.lists(st.tuples(
     st.sampled_from(list(Direction))), max_size=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scene=st.sampled_from(SCENES), quarter_turns=st.integers(1, 3), noise=random_moves)
 def test_rotating_a_whole_game_gives_identical_verdicts(scene, quarter_turns, noise):
@@ -422,6 +423,7 @@ def random_positions(draw):
     return seats, board
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scene=random_positions(), quarter_turns=st.integers(1, 3), data=st.data())
 def test_rotating_a_random_position_gives_identical_verdicts(scene, quarter_turns, data):

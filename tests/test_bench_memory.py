@@ -5,8 +5,11 @@ from __future__ import annotations
 import resource
 
 import numpy as np
+import pytest
 
 from bench import peak_mb
+
+pytestmark = pytest.mark.slow
 
 
 def test_peak_is_the_childs_own_not_its_parents() -> None:

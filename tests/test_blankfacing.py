@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import cv2
+import pytest
 
 from lab.render import RenderOptions, render_board_photo
 from lab.truth import DEV_PHOTOS, photo_corners, read_truth
@@ -48,6 +49,7 @@ def test_lettered_tiles_and_blanks_beside_blanks_are_left_as_read():
     assert faced == {"G8": 180, "H8": 180, "I8": 0, "J8": 0, "K8": 0}
 
 
+@pytest.mark.slow
 def test_a_blank_in_norths_word_on_a_rendered_two_seat_board_faces_north():
     # South's WORDS along row 8, North's J, T and a blank on column H, through South's O: the
     # blank on H10 is North's. Read alone, its face says nothing about which way is up (the
@@ -64,6 +66,7 @@ def test_a_blank_in_norths_word_on_a_rendered_two_seat_board_faces_north():
     assert blanks == {"H10": 180}
 
 
+@pytest.mark.slow
 def test_the_blanks_of_a_real_board_face_the_way_its_tiles_do():
     # jheidel 170717 and 170320: every tile faces the camera's far side, blanks on O10 and O15.
     # The classifier's own guesses for them, once turned: 180 and 90 on 170717, 180 and 0 on

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
+import pytest
+
 from referee.boardtext import Tile
 from referee.cells import Cell
 from webui import boardsvg
@@ -51,10 +53,12 @@ def loaded_by(imports: str, watched: tuple[str, ...]) -> list[str]:
     return [name for name in result.stdout.strip().split(",") if name]
 
 
+@pytest.mark.slow
 def test_drawing_a_board_loads_no_flask_and_no_service() -> None:
     assert loaded_by("webui.boardsvg", ("flask", "cv2", "webui.services", "webui.store")) == []
 
 
+@pytest.mark.slow
 def test_the_services_load_no_flask() -> None:
     """The game store, the table, disputes, word lists, photos, the wording and the screens'
     contexts are plain Python: only the views (webui/views) speak HTTP."""

@@ -89,6 +89,7 @@ tile_positions = st.dictionaries(
               st.sampled_from([0, 90, 180, 270])), max_size=30)
 
 
+@pytest.mark.slow
 @given(tile_positions, st.integers(0, 7))
 def test_rotating_a_position_round_trips(tiles, quarter_turns):
     turned = rotate_tiles(tiles, quarter_turns)

@@ -17,7 +17,7 @@ from lab.truth import DEV_PHOTOS as PHOTOS
 from referee.boardtext import Tile
 from referee.cells import Cell
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def drag(page, handle, dx: float, dy: float) -> None:

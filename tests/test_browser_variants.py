@@ -15,9 +15,10 @@ from typing import Any
 
 import cv2
 import pytest
-from test_playerboard import render_player_board
 
-pytestmark = pytest.mark.browser
+from tests.support.playerboard import render_player_board
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TABLET = {"width": 1280, "height": 900}
 

@@ -17,6 +17,7 @@ def test_ranked_values_are_the_sorted_rows(length: int, low: int, high: int) -> 
         assert np.array_equal(values, ordered[:, rank])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("length", [900, 784, 30, 2, 1])
 def test_percentiles_are_numpys_bit_for_bit(length: int) -> None:
     # The face and dark levels of cells and crops: as bytes (cells) and as float32 (tile crops).

@@ -73,6 +73,7 @@ def _photo(turns: int, corners_px: list[list[float]]) -> tuple[np.ndarray, np.nd
 CALIBRATION_VIEW = [[220, 90], [900, 110], [980, 800], [150, 780]]
 
 
+@pytest.mark.slow
 def test_marker_sheet_shows_the_four_markers_and_writes_png_and_pdf(tmp_path: Path) -> None:
     page = marker_sheet()
     assert sorted(detect_markers(page)) == list(CORNER_IDS)
@@ -104,6 +105,7 @@ def test_south_option_relabels_the_corners() -> None:
         CalibrationProfile.from_image(photo, south="north")
 
 
+@pytest.mark.slow
 def test_markers_follow_a_moved_camera_and_fix_south_on_a_turned_board() -> None:
     photo, truth = _photo(0, CALIBRATION_VIEW)
     profile = CalibrationProfile.from_image(photo, use_markers=True)
@@ -171,6 +173,7 @@ def _chessboard_views() -> list[np.ndarray]:
     return views
 
 
+@pytest.mark.slow
 def test_chessboard_intrinsics_fit_and_refuse_too_few_views() -> None:
     intrinsics = calibrate_from_images(_chessboard_views())
     assert intrinsics.rms < 1.0
@@ -184,6 +187,7 @@ def test_chessboard_intrinsics_fit_and_refuse_too_few_views() -> None:
         calibrate_from_images(_chessboard_views()[:2])
 
 
+@pytest.mark.slow
 def test_calibrate_command_writes_a_profile(tmp_path: Path, capsys) -> None:
     photo, truth = _photo(0, CALIBRATION_VIEW)
     path = tmp_path / "frame.png"

@@ -40,6 +40,7 @@ def _pad(face: np.ndarray) -> np.ndarray:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rotation", [0, 90, 180, 270])
 def test_rendered_letters_in_all_four_rotations(rotation: int) -> None:
     classifier = TileClassifier.load()
@@ -55,6 +56,7 @@ def test_rendered_letters_in_all_four_rotations(rotation: int) -> None:
     assert both_ok >= 23
 
 
+@pytest.mark.slow
 def test_letters_alike_when_turned_are_told_apart_by_the_digit() -> None:
     classifier = TileClassifier.load()
     total = correct = 0
@@ -76,6 +78,7 @@ def test_a_blank_face_is_read_as_blank() -> None:
     assert guess.letter == "?"
 
 
+@pytest.mark.slow
 def test_a_faint_crop_is_a_blank_and_a_printed_letter_is_not(monkeypatch) -> None:
     """Blank faces with grain and bevels filling their crops (their faint texture, stretched to
     full ink, has letter-like blobs): read as blanks because no ink is much darker than the
@@ -113,6 +116,7 @@ def test_only_the_tile_sets_letters_are_read() -> None:
         assert guess.letter in "ABC?"
 
 
+@pytest.mark.slow
 def test_model_round_trips_through_npz(tmp_path) -> None:
     model = TileClassifier.load().model
     path = tmp_path / "m.npz"

@@ -80,6 +80,7 @@ def _reference_logits(cnn: Cnn, inputs: np.ndarray) -> np.ndarray:
     return hidden @ cnn.w2.T + cnn.b2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["crop", "both"])
 def test_the_numpy_forward_pass_is_the_plain_convolution(mode: str) -> None:
     """Runs without torch: the batched patches-times-weights pass against the definition."""
@@ -125,6 +126,7 @@ def test_saving_and_loading_keep_the_weights(tmp_path: Path) -> None:
         assert np.array_equal(getattr(cnn, name), getattr(again, name))
 
 
+@pytest.mark.slow
 def test_a_network_stored_beside_the_perceptron_is_read_with_it(tmp_path: Path) -> None:
     PERCEPTRON.save(tmp_path / "tiles.npz")
     assert TileClassifier.load(tmp_path / "tiles.npz").network is None
@@ -138,6 +140,7 @@ def test_a_network_stored_beside_the_perceptron_is_read_with_it(tmp_path: Path) 
     assert network is not None and network.labels == PERCEPTRON.labels
 
 
+@pytest.mark.slow
 def test_a_network_that_knows_nothing_leaves_the_readings_as_they_were() -> None:
     """Equal scores for every class (all weights 0): averaging its log-probabilities with the
     perceptron's changes how sure a reading is, never which (letter, rotation) it is."""
@@ -149,6 +152,7 @@ def test_a_network_that_knows_nothing_leaves_the_readings_as_they_were() -> None
     assert [(g.letter, g.rotation) for g in a] == [(g.letter, g.rotation) for g in b]
 
 
+@pytest.mark.slow
 def test_a_network_that_disagrees_moves_the_readings() -> None:
     """The network does take part: one sure of another class for every crop outvotes a doubtful
     perceptron somewhere among 26 letters."""

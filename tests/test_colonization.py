@@ -380,6 +380,7 @@ def test_a_game_replays_exactly_from_its_logged_draws_entered_by_hand(seed):
         assert replayed[key] == original[key], key
 
 
+@pytest.mark.slow
 def test_referee_tiebreaks_replay_from_the_seed_and_from_the_entered_log():
     tiebreaks = 0
     for seed in range(40):
@@ -498,6 +499,7 @@ def test_the_english_wins_sample_ends_with_every_word_english():
     assert final["winner"] == ENGLISH and final["to_move"] is None
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), steps=st.lists(st.integers(0, 9), min_size=1,
                                                         max_size=12))

@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
 from referee.cells import Cell, Direction
 from referee.colonization import ENGLISH, Agree, ColonizationGame, EnglishTurn, Transform
 from referee.errors import IllegalPlayError
@@ -96,6 +98,7 @@ def at_most(seconds: int) -> Iterator[None]:
 # ------------------------------------------------------ (a) more candidates than tiles to draw
 
 
+@pytest.mark.slow
 def test_a_tiebreak_with_more_candidates_than_unseen_tiles_gives_every_candidate_a_tile():
     hits = 0
     for seed in range(1, 7):
@@ -120,6 +123,7 @@ def test_a_tiebreak_with_more_candidates_than_unseen_tiles_gives_every_candidate
     assert hits  # the seeds above do draw a letter that more words hold than tiles are unseen
 
 
+@pytest.mark.slow
 def test_entered_tiebreak_draws_go_back_to_the_bag_when_it_runs_out_mid_round():
     game = crowded(full_set_but("EEAIORTN"))  # off the board: E E A I O R T N and two blanks
     candidates = [word for word in game.words if word.owner != ENGLISH and "T" in word.word
@@ -154,7 +158,7 @@ def test_when_every_unseen_tile_has_one_value_the_tie_stands_and_nothing_is_clai
     ties = 0
     for seed in range(1, 5):
         game = crowded(worth_one_left(), seed)
-        assert {game.tile_set.value(letter) for letter in game._unseen()} == {1}
+        assert {game.tile_set.value(letter) for letter in game.unseen()} == {1}
         before = [word.owner for word in game.words]
         with at_most(20):
             verdict = game.push(EnglishTurn()).to_json()
@@ -225,7 +229,7 @@ def random_play(game: ColonizationGame, rng: random.Random) -> Play | None:
     tiles = game.board.tiles
     anchors = list(tiles) or [Cell(7, 7)]
     for _ in range(60):
-        unseen = list(game._unseen().elements())
+        unseen = list(game.unseen().elements())
         rng.shuffle(unseen)
         length = rng.randint(3, 6)
         direction = rng.choice(list(Direction))
@@ -263,7 +267,7 @@ def random_move(game: ColonizationGame, rng: random.Random):
         return Agree(mover.id, rng.random() < 0.5)
     if roll < 0.1 and game.words:
         word = rng.choice(game.words)
-        tiles = list(game._unseen().elements())
+        tiles = list(game.unseen().elements())
         if len(tiles) >= 2 and word.direction is not None:
             actor, owner = rng.sample(tiles, 2)
             return Transform(mover.id, word.cells[0], word.direction, actor, owner)
@@ -272,6 +276,7 @@ def random_move(game: ColonizationGame, rng: random.Random):
     return random_play(game, rng) or Pass(mover.id)
 
 
+@pytest.mark.slow
 def test_random_games_never_fail_inside_the_referee_and_always_end_their_turns():
     """Seeded random games (bounded: 120 moves each; most fill the board) judged move by move:
     every move gets a verdict (an IllegalPlayError is a verdict; anything else is a referee

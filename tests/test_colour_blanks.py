@@ -7,6 +7,7 @@ import dataclasses
 from functools import cache
 
 import numpy as np
+import pytest
 
 from bench.bench_sheen import render_scene
 from lab.render import RenderedPhoto, RenderOptions, random_position, render_board_photo
@@ -21,8 +22,8 @@ from lab.truth import (
 from referee.boardtext import Tile
 from referee.cells import Cell
 from referee.layouts import load_layout
-from tests.test_occupancy import _always_empty_model
-from tests.test_read import house_in_shadow
+from tests.support.occupancy import always_empty_model
+from tests.support.scenes import house_in_shadow
 from vision.board.rectify import RectifiedBoard, rectify
 from vision.cells.cellgrid import symmetric_peers
 from vision.cells.facecolour import (
@@ -99,10 +100,11 @@ def _missed_without_a_word(reading: BoardReading, tiles: dict[Cell, Tile]) -> li
 def _tiles_by_rules_alone(board: RectifiedBoard) -> np.ndarray:
     """(225,) bool: the tiles read from ``board`` by a model that calls every cell empty, so by
     the rules beside it (colour, sure letters) alone."""
-    return _always_empty_model().tile_probability(board).reshape(-1) \
+    return always_empty_model().tile_probability(board).reshape(-1) \
         >= DEFAULT_CONFIG.occupancy_threshold
 
 
+@pytest.mark.slow
 def test_no_empty_square_of_any_truth_photo_is_taken_for_a_blank() -> None:
     flagged_blanks = 0
     for name, board, occupied, blanks in _truth_photos():
@@ -115,6 +117,7 @@ def test_no_empty_square_of_any_truth_photo_is_taken_for_a_blank() -> None:
     assert flagged_blanks >= 17
 
 
+@pytest.mark.slow
 def test_a_blank_its_peers_do_not_tell_is_told_by_the_squares_around_it() -> None:
     # jheidel 170717: the wooden blank on the grey plain square O10 is 3.3 peer spreads from
     # its peers across the board (under BLANK_PEER_SPREADS), but far from the squares around it.
@@ -145,6 +148,7 @@ def test_the_squares_around_a_cell_are_its_second_nearest_letterless_neighbour()
     assert near[walled] == np.inf
 
 
+@pytest.mark.slow
 def test_a_blank_told_by_colour_is_a_tile_whatever_the_model_says() -> None:
     (name, board, occupied, blanks), = [p for p in _truth_photos() if p[0] == WOODEN_BLANK_PHOTO]
     assert blanks.sum() == 1
@@ -153,6 +157,7 @@ def test_a_blank_told_by_colour_is_a_tile_whatever_the_model_says() -> None:
     assert not (tiles & ~occupied).any()
 
 
+@pytest.mark.slow
 def test_a_blank_in_a_word_on_a_square_of_another_colour_is_found() -> None:
     # Wooden tiles on the white squares of the modern board, seen from each side: a blank
     # extends a word onto a plain square. Nothing else is ever taken for a blank; the blank is
@@ -179,6 +184,7 @@ def test_a_blank_in_a_word_on_a_square_of_another_colour_is_found() -> None:
     assert found >= 4
 
 
+@pytest.mark.slow
 def test_an_empty_board_has_no_blanks_by_colour() -> None:
     # Fewer than three sure letter tiles: no tile colour to compare with.
     photo = render_board_photo({}, seed=5)
@@ -205,6 +211,7 @@ def test_colour_evidence_makes_a_blank_a_tile_and_half_of_it_a_doubt_the_reading
     assert probability[plain] == 0
 
 
+@pytest.mark.slow
 def test_no_tile_of_any_truth_photo_is_taken_for_a_square_by_colour() -> None:
     # A face far from the tiles' colour and nearer its own kind of square is no tile. On the
     # truth photos (truth corners) that is never a tile, and it names premium print that looked
@@ -230,6 +237,7 @@ def test_a_square_by_colour_is_no_tile_even_with_a_letter_like_blob() -> None:
     assert np.array_equal(np.delete(sure, tile), np.delete(told, tile))
 
 
+@pytest.mark.slow
 def test_a_tile_under_glare_is_not_taken_for_a_square() -> None:
     # Glare washes a tile's colour out towards white, far from the other tiles' and near its
     # square's: without the washed-out guard, 9 tiles of these 12 renders were called squares.
@@ -247,6 +255,7 @@ def test_a_tile_under_glare_is_not_taken_for_a_square() -> None:
     assert called == []
 
 
+@pytest.mark.slow
 def test_a_tile_washed_out_by_glare_is_named_where_it_is_read_as_empty() -> None:
     # Render 143 (glare 0.62): the glare greys the letters of H10 and F9, too faint beside the
     # board's other letters to be sure of, and whitens their faces, so the model read both as
@@ -263,6 +272,7 @@ def test_a_tile_washed_out_by_glare_is_named_where_it_is_read_as_empty() -> None
     assert _missed_without_a_word(read_board(photo.image, corners=photo.corners), tiles) == []
 
 
+@pytest.mark.slow
 def test_tiles_under_a_sheen_far_lighter_than_their_squares_are_named() -> None:
     # A sheen whitens glossy tiles and greys their letters but leaves the matte squares dark:
     # here three tiles on plain dark green squares are whitened four fifths of the way to a
@@ -290,6 +300,7 @@ def test_tiles_under_a_sheen_far_lighter_than_their_squares_are_named() -> None:
                     if Cell(col, row) not in tiles]
 
 
+@pytest.mark.slow
 def test_tiles_whose_letters_a_sheen_greyed_on_light_squares_are_named() -> None:
     # A word along the far edge under a strong sheen, on the two boards with light squares: the
     # tiles' faces are no lighter than their squares, but each letter still shows, faintly (23-24
@@ -304,6 +315,7 @@ def test_tiles_whose_letters_a_sheen_greyed_on_light_squares_are_named() -> None
         assert not named - {cell.name for cell in tiles}
 
 
+@pytest.mark.slow
 def test_a_letter_on_a_plain_square_is_named_though_its_face_looks_like_the_square() -> None:
     # A milder sheen leaves the letters plain (33 grey levels below the face) but takes the tiles'
     # colour to the light grey of the modern board's plain squares, so the model read the four
@@ -319,6 +331,7 @@ def test_a_letter_on_a_plain_square_is_named_though_its_face_looks_like_the_squa
     assert not named - {cell.name for cell in tiles}
 
 
+@pytest.mark.slow
 def test_no_empty_square_of_any_truth_photo_shows_a_letter_on_a_plain_kind() -> None:
     # Premium print is a letter's shape too, but its kind of square shows print where it is bare.
     for name, board, occupied, _ in _truth_photos():
@@ -326,6 +339,7 @@ def test_no_empty_square_of_any_truth_photo_shows_a_letter_on_a_plain_kind() -> 
         assert not (lettered & ~occupied).any(), (name, np.flatnonzero(lettered & ~occupied))
 
 
+@pytest.mark.slow
 def test_a_faint_letter_on_a_plain_square_no_darker_than_the_tiles_is_named() -> None:
     # python -m bench sheen's render 515: a dark photo, a word along the far edge of a modern
     # board under a strong sheen. The letters of E1, F1 and G1 show 25-26 grey levels darker
@@ -340,6 +354,7 @@ def test_a_faint_letter_on_a_plain_square_no_darker_than_the_tiles_is_named() ->
     assert not named - {cell.name for cell in tiles}
 
 
+@pytest.mark.slow
 def test_the_grain_of_dark_plain_squares_is_no_letter_on_them() -> None:
     # Unlabelled photos, these squares empty (checked by eye): the grain or a tile's shadow on a
     # dark red plain square makes a letter's shape 30-44 grey levels darker than the face. A
@@ -351,6 +366,7 @@ def test_the_grain_of_dark_plain_squares_is_no_letter_on_them() -> None:
         assert not squares & {cell.cell for cell in reading.cells}, name
 
 
+@pytest.mark.slow
 def test_tiles_of_a_real_photo_under_a_sheen_are_read_or_named() -> None:
     # kristopalka red_boards_014 (unlabelled; its top rows checked by eye): the tiles along the
     # far edge shine grey-white on the dark red squares, their letters faint. B1 and C1 were read
@@ -361,6 +377,7 @@ def test_tiles_of_a_real_photo_under_a_sheen_are_read_or_named() -> None:
     assert not {"A1", "B1", "C1", "D1", "E1", "F1", "G1", "A2", "E2", "E3", "E4"} - seen
 
 
+@pytest.mark.slow
 def test_a_square_paler_than_dark_tiles_is_not_washed_out() -> None:
     # Render 37: wood tiles on beige squares, no glare, blurred. Premium print blurred into a
     # letter's shape on a square brighter than the tiles had been named on five squares.
@@ -372,6 +389,7 @@ def test_a_square_paler_than_dark_tiles_is_not_washed_out() -> None:
     assert not colour_evidence(board, board_letters(board)).washed.any()
 
 
+@pytest.mark.slow
 def test_a_square_in_shadow_beside_a_tile_is_not_taken_for_a_blank() -> None:
     # A shadow shifts a*, b* as well as lightness: a beige square half in a tile's hard shadow
     # was a "blank" of 14 peer spreads (H7 and H9 here) before a face darker than the tiles'

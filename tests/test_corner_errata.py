@@ -51,6 +51,7 @@ def test_an_unknown_corner_name_is_an_error(tmp_path: Path) -> None:
         load_corner_errata(path)
 
 
+@pytest.mark.slow
 def test_the_eval_scores_a_corrected_photo_both_ways() -> None:
     row = evaluate_photo(DEV_PHOTOS / SSETSER)
     assert row.corner_errata == 1

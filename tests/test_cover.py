@@ -21,6 +21,8 @@ from vision.tuning import DISPUTE_CONFIG
 from vision.warning import WarningCode
 from webui.cli import main
 
+pytestmark = pytest.mark.slow
+
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "photos"
 SKIN_BGR = (150, 175, 215)
 SLEEVE_BGR = (90, 40, 25)

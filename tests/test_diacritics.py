@@ -133,6 +133,7 @@ GERMAN_BOARD = DEV_PHOTOS / "scrabscrap__scrabble-scraper__board-neu_board-00.jp
 ENGLISH_BOARD = DEV_PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_170803.jpg"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("photo", [GERMAN_BOARD, POLISH_BOARD])
 def test_a_marked_set_read_as_english_says_it_may_be_another_set(photo) -> None:
     corners = read_truth(photo).corners
@@ -150,6 +151,7 @@ def test_a_marked_set_read_as_english_says_it_may_be_another_set(photo) -> None:
 POLISH_UNLABELLED = UNLABELLED_PHOTOS / "kristopalka__scrabble-solver__red_boards_001.jpg"
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 def test_a_polish_board_showing_one_mark_above_and_an_l_with_a_stroke_says_so() -> None:
     # ŻABKA crosses SŁONECZKO: the Ż's dot is the only mark above a letter, one short of the
@@ -180,6 +182,7 @@ def _other_set_warnings(tiles: dict[Cell, Tile], tile_set: str, config) -> list[
                                  config=config))
 
 
+@pytest.mark.slow
 def test_letters_with_no_mark_above_are_looked_for_in_a_photo_read_on_request() -> None:
     # ŁĄKA crossing ŁĘG: not one mark above a letter, so the live camera (which looks for an Ł
     # only once a mark above is seen) says nothing, and a photo read on request names polish.
@@ -191,6 +194,7 @@ def test_letters_with_no_mark_above_are_looked_for_in_a_photo_read_on_request() 
     assert _other_set_warnings(_crossing("LAKE", "LEG"), "english", DISPUTE_CONFIG) == []
 
 
+@pytest.mark.slow
 def test_an_english_board_read_as_english_is_not_taken_for_another_set() -> None:
     reading = read_board(ENGLISH_BOARD, tiles="english")
     assert len(reading.cells) > 90

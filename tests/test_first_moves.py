@@ -20,6 +20,8 @@ from vision.cells.occupancy import OccupancyModel
 from vision.read import read_board
 from vision.tuning import DEFAULT_CONFIG
 
+pytestmark = pytest.mark.slow
+
 
 def across_the_centre(word: str, start: int = 6) -> dict[Cell, Tile]:
     """``word`` on row 8 from column ``start``; ``?`` before a letter makes that letter a blank."""

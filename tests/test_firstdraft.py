@@ -385,6 +385,7 @@ def test_pop_undoes_every_kind_of_move_exactly():
         assert snapshot(game) == states[-1]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), players=st.integers(1, 5), coins=st.integers(0, 6))
 def test_coins_are_conserved_in_every_random_game(seed, players, coins):

@@ -144,6 +144,7 @@ def test_the_latest_frame_of_a_table_wins_and_others_go_first(board):
         reader.join(10)
 
 
+@pytest.mark.slow
 def test_waiting_frames_are_bounded_and_go_stale(board):
     gate = FrameGate(Versions(), GateConfig(read_slots=1, waiting=1, stale_seconds=0.3))
     frame = noisy(board, 1)
@@ -161,6 +162,7 @@ def test_waiting_frames_are_bounded_and_go_stale(board):
     holder.join(10)
 
 
+@pytest.mark.slow
 def test_a_still_camera_is_read_until_its_readings_agree_then_answered_at_once(
         client, make_game, board, monkeypatch):
     """Through the app: the table's steadiness check and its readings' vote need a few

@@ -144,6 +144,7 @@ def paths(data, prefix=()):
         yield from paths(value, (*prefix, key))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_any_corruption_of_a_sample_is_judged_or_refused_in_one_line(data):

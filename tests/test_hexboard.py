@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,23 +15,9 @@ from referee.hexboard import (
     HexGrid,
     hex_grid,
 )
+from tests.support.hexboard import drawn_neighbours
 
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
-
-
-def drawn_neighbours(size: int) -> dict[str, set[str]]:
-    """Neighbours as FORMATS.md defines them, worked out afresh from the drawing: line k is
-    indented half a cell for each cell it has fewer than the middle line, lines are sqrt(3)/2
-    apart, and two pointy-topped hexagons touch when their centres are one width apart."""
-    centres = {}
-    for line in range(2 * size - 1):
-        length = 2 * size - 1 - abs(line - (size - 1))
-        for place in range(length):
-            name = f"{'abcdefghijklmnopqrs'[line]}{place + 1}"
-            centres[name] = ((2 * size - 1 - length) / 2 + place, line * math.sqrt(3) / 2)
-    return {name: {other for other, (x, y) in centres.items()
-                   if other != name and abs(math.dist((x, y), centres[name]) - 1) < 1e-9}
-            for name in centres}
 
 
 def test_cell_names_round_trip_and_repr_pastes_back():
@@ -135,6 +119,7 @@ boards = st.integers(MIN_SIZE, 6).flatmap(lambda size: st.lists(
     lambda colours, size=size: HexBoard(hex_grid(size), tuple(colours))))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(board=boards)
 def test_board_text_round_trips(board):

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.conftest import TWO_PLAYERS, png_claiming
+from tests.support.web import TWO_PLAYERS, png_claiming
 from vision import ImageError, load_image, load_thumbnail
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,6 +54,7 @@ def test_a_strip_is_a_400_everywhere_a_photo_goes(client, make_game, width, heig
     assert client.get(f"/api/games/{game_id}").json["live"] is None  # no live table made
 
 
+@pytest.mark.slow
 def test_tileref_read_refuses_a_strip_in_one_line(tmp_path):
     path = tmp_path / "strip.png"
     path.write_bytes(png_claiming(1, 100_000))
@@ -72,6 +73,7 @@ def _jpeg_claiming(width: int, height: int) -> bytes:
     return bytes(data)
 
 
+@pytest.mark.slow
 def test_a_200_megapixel_jpeg_header_is_within_the_limits():
     """16320 x 12240 (a 200 MP phone) was refused as "image dimensions too big" by Pillow's
     own bomb check before the reduced decoding could take it; its header now passes, and only
@@ -95,6 +97,7 @@ def test_a_thumbnail_is_small_and_the_picture_it_shows():
 
 # -- names, options, surrogates, calibration names ----------------------------------------
 
+@pytest.mark.slow
 def test_names_are_at_most_40_characters(client):
     before = games_in(client)
     long_name = {"ruleset": "archipelago", "players": [{"name": "A" * 41, "seat": "S"},
@@ -137,6 +140,7 @@ def test_a_lone_surrogate_is_refused_at_the_json_edge(client, make_game):
     assert client.get(f"/api/games/{game_id}").json["moves"] == []
 
 
+@pytest.mark.slow
 def test_tileref_judge_refuses_a_surrogate_in_one_line(tmp_path):
     path = tmp_path / "game.json"
     path.write_text('{"ruleset": "archipelago", "players": [{"name": "\\ud800", "seat": "S"},'
@@ -232,6 +236,7 @@ def judge(path: str | Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_judge_refuses_a_fifo_without_waiting(tmp_path):
     fifo = tmp_path / "game.json"
     os.mkfifo(fifo)
@@ -240,11 +245,13 @@ def test_judge_refuses_a_fifo_without_waiting(tmp_path):
     assert "not a regular file" in result.stderr
 
 
+@pytest.mark.slow
 def test_judge_refuses_a_device(tmp_path):
     result = judge("/dev/zero")
     assert result.returncode == 2 and "not a regular file" in result.stderr
 
 
+@pytest.mark.slow
 def test_judge_refuses_a_sparse_giant_before_reading_it(tmp_path):
     path = tmp_path / "game.json"
     with path.open("wb") as sparse:
@@ -254,6 +261,7 @@ def test_judge_refuses_a_sparse_giant_before_reading_it(tmp_path):
     assert "too big for a game file" in result.stderr
 
 
+@pytest.mark.slow
 def test_judge_refuses_a_word_list_that_is_a_pipe(tmp_path):
     fifo = tmp_path / "words.txt"
     os.mkfifo(fifo)

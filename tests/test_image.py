@@ -108,6 +108,7 @@ def test_limits_are_checked_before_decoding(tmp_path: Path) -> None:
     assert load_image(data, max_pixels=100 * 120).shape == (100, 120, 3)
 
 
+@pytest.mark.slow
 def test_a_jpeg_over_the_limit_is_decoded_smaller_upright(tmp_path: Path) -> None:
     # A phone's 48-200 MP photo, in miniature: a 200 x 100 JPEG stored turned (EXIF 6) against a
     # limit of 40 x 50 pixels is decoded at a quarter (25 x 50 upright), not refused; a PNG
@@ -159,6 +160,7 @@ def _heif(picture: Image.Image, **options) -> bytes:
     return buffer.getvalue()
 
 
+@pytest.mark.slow
 def test_an_iphone_heic_photo_loads_as_the_same_picture(tmp_path: Path) -> None:
     # A desktop browser uploads a HEIC copied off an iPhone as it is; so does the command line.
     jpeg = load_image(PHOTO)

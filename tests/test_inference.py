@@ -235,6 +235,7 @@ def essentials(verdict) -> dict:
     return data
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scene=crowded_positions(), data=st.data())
 def test_a_snapshot_of_any_legal_play_gets_the_same_verdict(scene, data):

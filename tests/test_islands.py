@@ -104,6 +104,7 @@ def every_future(b: HexBoard, colour: str):
         yield b.with_stones(zip(empty, choice, strict=True))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(start=colourings, holes=st.integers(0, 12), seed=st.integers(0, 1000))
 def test_fewest_is_exact_and_most_never_below_the_best_future(start, holes, seed):
@@ -447,6 +448,7 @@ def test_the_size_comes_from_the_position_when_the_options_omit_it():
 # ------------------------------------------------------------------------------------- undo
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(1, 25), players=st.sampled_from([2, 3, 4]))
 def test_pop_restores_every_position_exactly(seed, steps, players):

@@ -15,11 +15,15 @@ import itertools
 import random
 from functools import cache
 
+import pytest
+
 from referee.game import new_game
 from referee.hexboard import HexBoard, hex_grid
 from referee.islands import IslandsGame, PlaceStones
 from referee.moves import Pass
-from tests.test_hexboard import drawn_neighbours
+from tests.support.hexboard import drawn_neighbours
+
+pytestmark = pytest.mark.slow
 
 COLOURS = "RBGY"
 

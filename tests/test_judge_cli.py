@@ -67,6 +67,7 @@ def test_a_first_draft_move_with_a_word_in_it_is_a_bad_move_not_a_crash(tmp_path
     assert json.loads(capsys.readouterr().out)["moves"][0]["legal"] is False
 
 
+@pytest.mark.slow
 def test_the_real_command_in_a_fresh_process(tmp_path):
     missing = subprocess.run([sys.executable, "-m", "webui", "judge", str(tmp_path / "x.json")],
                              capture_output=True, text=True, cwd=ROOT)

@@ -122,6 +122,7 @@ def test_a_malformed_move_is_a_bad_move_verdict_and_the_game_goes_on(tmp_path, c
     assert moves[0]["reason"] == "bad-move" and moves[1]["legal"] is True
 
 
+@pytest.mark.slow
 def test_the_real_command_in_a_fresh_process():
     done = subprocess.run([sys.executable, "-m", "webui", "judge",
                            str(SAMPLES / "islands-four-players.json"), "--json"],

@@ -57,6 +57,7 @@ def _expected(corners: np.ndarray, orientation: int) -> np.ndarray:
     return grow_corners(centred, CONFIG.border_half_width_cells)
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 @pytest.mark.parametrize("name", REAL)
 def test_real_photo_grid_found_within_a_third_of_a_cell(name: str) -> None:
@@ -73,6 +74,7 @@ def test_real_photo_grid_found_within_a_third_of_a_cell(name: str) -> None:
     assert 0.4 <= location.confidence <= 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -139,6 +141,7 @@ def test_drawn_grid_under_a_known_homography_turned_a_quarter() -> None:
     assert errors.max() < 0.05, errors
 
 
+@pytest.mark.slow
 def test_hint_refines_a_rough_guess() -> None:
     photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
                                options=RenderOptions.clean(tilt=25, clutter=4))
@@ -150,6 +153,7 @@ def test_hint_refines_a_rough_guess() -> None:
     assert corner_errors_cells(location.corners, truth).max() < 0.1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [RenderOptions.clean(tilt=40, clutter=2), RenderOptions.clean(tilt=30, clutter=3, blur=1.0)],
@@ -173,6 +177,7 @@ def test_refinement_ends_in_one_place_whatever_the_start(options: RenderOptions)
     assert max(corner_errors_cells(a, truth).max() for a in found) < 0.1
 
 
+@pytest.mark.slow
 def test_settled_refinement_reports_the_support_a_fresh_look_would() -> None:
     """A refinement that settles takes the line support from its last round's measurement
     instead of rectifying again; that must be the support measured afresh at its corners."""
@@ -187,6 +192,7 @@ def test_settled_refinement_reports_the_support_a_fresh_look_would() -> None:
     assert hits.mean() > 0.5
 
 
+@pytest.mark.slow
 def test_quick_look_shares_its_measurements_without_changing_the_answer() -> None:
     """A hypothesis' quick look (one round) and its full refinement start from the same corners;
     the refinement reuses the look's measured line profiles, and must end exactly where a
@@ -224,6 +230,7 @@ def test_line_profiles_in_integers_equal_float_ones() -> None:
         assert raw.dtype == np.float32 and np.array_equal(raw, bands)
 
 
+@pytest.mark.slow
 def test_grid_on_wood_grain_is_refused_rather_than_guessed() -> None:
     """Steep, square to the camera, strong wood grain: the grain out-weighs one family of grid
     lines and no grid is found in this render. The finder must say so, not return a grid that
@@ -256,6 +263,7 @@ def test_spoilt_real_photo_gets_a_reason_not_a_guess(spoil, error, message) -> N
         find_board(spoil(image))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("keep", [0.5, 0.7])
 def test_rendered_board_running_off_the_photo_is_cut_off(keep: float) -> None:
     photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
@@ -271,6 +279,7 @@ def test_blank_image_has_no_board() -> None:
         find_board(np.full((900, 1200, 3), 200, np.uint8))
 
 
+@pytest.mark.slow
 def test_noise_has_no_board() -> None:
     noise = np.random.default_rng(0).integers(0, 255, (900, 1200, 3), dtype=np.uint8)
     with pytest.raises(BoardNotFoundError):
@@ -282,6 +291,7 @@ def test_black_image_is_too_dark() -> None:
         find_board(np.zeros((900, 1200, 3), np.uint8))
 
 
+@pytest.mark.slow
 def test_blurred_board_is_too_blurry() -> None:
     photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
                                options=RenderOptions.clean(tilt=20))
@@ -304,6 +314,7 @@ def test_bad_arrays_are_refused_in_one_line(image, message: str) -> None:
         find_board(image)
 
 
+@pytest.mark.slow
 def test_grey_and_bgra_photos_are_found_like_bgr() -> None:
     photo = render_board_photo(POSITION, seed=5, width=1200, height=900,
                                options=RenderOptions.clean(tilt=20))
@@ -342,7 +353,7 @@ def test_sample_fit_puts_the_grid_on_its_lines_despite_stray_samples() -> None:
     edges and printed words beside a line)."""
     from vision.board.grid import GRID_CORNERS, LINES
     from vision.board.rectify import SIZE
-    from vision.board.refine import _quad_from_samples
+    from vision.board.refine import quad_from_samples
 
     cell = CONFIG.refine_cell_px
     # A grid slightly turned, sheared and shifted in the rectified image (rect px = a @ grid + b).
@@ -360,8 +371,8 @@ def test_sample_fit_puts_the_grid_on_its_lines_despite_stray_samples() -> None:
         stray = rng.random(found.shape) < 0.1
         found[stray] += cell / 3
     strength = np.full(found_x.shape, 3.0)
-    quad = _quad_from_samples((found_x, found_y), (strength, strength), np.eye(3), cell,
-                              CONFIG.sample_fit_cutoffs)
+    quad = quad_from_samples((found_x, found_y), (strength, strength), np.eye(3), cell,
+                             CONFIG.sample_fit_cutoffs)
     assert quad is not None
     expected = GRID_CORNERS @ a.T + b
     assert np.abs(quad - expected).max() < 0.02 * cell

@@ -10,14 +10,13 @@ import pytest
 
 from lab.train import average_mlps, train_mlp
 from lab.truth import DEV_PHOTOS as PHOTOS
-from lab.truth import photo_corners, read_truth
+from tests.support.occupancy import always_empty_model
+from tests.support.occupancy import truth_board as _board
 from vision.blobs import label_maps
 from vision.board.rectify import RectifiedBoard, rectify
 from vision.cells.letterevidence import LetterFeature, board_letters, sure_letter_tiles
 from vision.cells.occupancy import LOCAL_FEATURES, OccupancyModel, _kth_nearest, cell_features
 from vision.cells.tuning import BODY_NEIGHBOUR
-from vision.image import load_image
-from vision.perceptron import Mlp
 from vision.tuning import DEFAULT_CONFIG
 
 EMPTY_BOARD = PHOTOS / "jheidel__scrabble-opencv__IMG_20151016_165308.jpg"
@@ -28,22 +27,6 @@ FULL_BOARDS = [
 ]
 
 
-def _board(photo: Path):
-    truth = read_truth(photo)
-    image = load_image(photo)
-    board = rectify(image, photo_corners(truth), cell_px=DEFAULT_CONFIG.cell_px,
-                    margin_cells=DEFAULT_CONFIG.margin_cells, tile_lift=DEFAULT_CONFIG.tile_lift)
-    truth_rows = np.zeros((15, 15), dtype=bool)
-    turned = truth.orientation // 90
-    for col, row in truth.occupied():
-        # truth grid = photo turned clockwise; undo the turn to reach the photo's South view.
-        c, r = col, row
-        for _ in range((4 - turned) % 4):
-            c, r = 14 - r, c
-        truth_rows[r, c] = True
-    return board, truth_rows
-
-
 def test_empty_real_board_has_no_tiles_not_even_premium_squares() -> None:
     board, truth = _board(EMPTY_BOARD)
     assert not truth.any()
@@ -51,6 +34,7 @@ def test_empty_real_board_has_no_tiles_not_even_premium_squares() -> None:
     assert int(tiles.sum()) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("photo", FULL_BOARDS, ids=lambda p: p.name[:40])
 def test_occupancy_on_real_photos_with_truth_corners(photo: Path) -> None:
     board, truth = _board(photo)
@@ -70,6 +54,7 @@ def test_features_are_one_row_per_cell_and_deterministic() -> None:
     assert np.isfinite(first).all()
 
 
+@pytest.mark.slow
 def test_a_board_of_one_flat_colour_has_no_tiles() -> None:
     board, _ = _board(FULL_BOARDS[0])
     flat = np.full_like(board.image, (200, 205, 210))
@@ -88,6 +73,7 @@ def _sure(board) -> np.ndarray:
     return sure_letter_tiles(letters).reshape(15, 15)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("photo", [ORANGE_TILES, SPARSE_BOARD, FULL_BOARDS[1]],
                          ids=lambda p: p.name[:40])
 def test_sure_letter_tiles_are_tiles_not_blurred_premium_print(photo: Path) -> None:
@@ -106,17 +92,10 @@ def test_textured_plain_squares_of_an_empty_board_are_not_sure_tiles() -> None:
     assert not sure[np.arange(15) != 7].any()
 
 
-def _always_empty_model() -> OccupancyModel:
-    n = cell_features(_board(FULL_BOARDS[0])[0]).shape[1]
-    return OccupancyModel(Mlp(np.zeros(n, np.float32), np.ones(n, np.float32),
-                              np.zeros((n, 1), np.float32), np.zeros(1, np.float32),
-                              np.zeros((1, 2), np.float32), np.array([5.0, -5.0], np.float32),
-                              ("empty", "tile")))
-
-
+@pytest.mark.slow
 def test_a_sure_letter_tile_is_a_tile_whatever_the_model_says() -> None:
     board, truth = _board(SPARSE_BOARD)
-    tiles = _always_empty_model().tile_probability(board) >= DEFAULT_CONFIG.occupancy_threshold
+    tiles = always_empty_model().tile_probability(board) >= DEFAULT_CONFIG.occupancy_threshold
     assert tiles.sum() >= 8 and not (tiles & ~truth).any()
 
 
@@ -159,6 +138,7 @@ def test_each_column_of_the_letter_evidence_is_named_and_says_what_its_name_does
     assert np.all(letters[:, LetterFeature.SURE_TILES] == min(int(sure.sum()), 10) / 10)
 
 
+@pytest.mark.slow
 def test_the_centre_star_is_told_from_a_tile_on_the_centre() -> None:
     # The star is letter-sized dark ink: on a full board it was read as a tile (probability 1).
     empty, _ = _board(EMPTY_BOARD)
@@ -204,6 +184,7 @@ def test_a_tile_edge_beside_the_letter_is_not_taken_for_the_letter() -> None:
     assert letter[1] == pytest.approx(24 / 48, abs=0.05)  # the L's height, not the bar's
 
 
+@pytest.mark.slow
 def test_a_thin_i_above_the_dark_side_of_its_tile_is_a_tile() -> None:
     # A dim render: under each face the tile's side shows as a dark band as wide as the tile and
     # a quarter of a cell thick. Taken for "the letter", it hid the thin I (and the Q beside it):
@@ -223,6 +204,7 @@ def test_a_thin_i_above_the_dark_side_of_its_tile_is_a_tile() -> None:
     assert {r.cell: r.letter for r in reading.cells}["H9"] == "I"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [100, 101, 102, 104, 105, 109])
 def test_a_blank_tile_looks_more_like_the_tiles_than_any_empty_square_does(seed: int) -> None:
     # A blank has no ink, and its colour can be a square's; what tells it is its body (edges,
@@ -231,7 +213,7 @@ def test_a_blank_tile_looks_more_like_the_tiles_than_any_empty_square_does(seed:
     from lab.render import random_position, render_board_photo
     from referee.boardtext import Tile
     from vision.cells.letterevidence import board_letters
-    from vision.cells.occupancy import _body_likeness
+    from vision.cells.occupancy import body_likeness
 
     rng = np.random.default_rng(seed)
     tiles = random_position(rng, words=8)
@@ -243,7 +225,7 @@ def test_a_blank_tile_looks_more_like_the_tiles_than_any_empty_square_does(seed:
     board = rectify(photo.image, photo.corners, cell_px=DEFAULT_CONFIG.cell_px,
                     margin_cells=DEFAULT_CONFIG.margin_cells, tile_lift=DEFAULT_CONFIG.tile_lift)
     letters = board_letters(board)
-    score = _body_likeness(board, letters, sure_letter_tiles(letters))
+    score = body_likeness(board, letters, sure_letter_tiles(letters))
     occupied = np.zeros(225, dtype=bool)
     for cell in tiles:
         occupied[cell.row * 15 + cell.col] = True
@@ -293,6 +275,7 @@ def test_every_premium_layout_looks_the_same_on_a_cells_symmetric_peers(layout_n
         assert len(kinds) == 1, (layout_name, Cell(cell % 15, cell // 15).name, kinds)
 
 
+@pytest.mark.slow
 def test_a_blank_on_a_premium_square_looks_unlike_its_empty_peers() -> None:
     # Two blanks on empty premium squares of each of 12 rendered boards: ranked by the peer
     # feature (the last column of the features), blanks come above empty cells nearly always

@@ -5,10 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 
 from lab.truth import UNLABELLED_PHOTOS
 from referee.cells import Cell
-from tests.test_tilecentre import CELL_PX, MARGIN_PX, _board, _face
+from tests.support.plainboard import CELL_PX, MARGIN_PX
+from tests.support.plainboard import plain_board as _board
+from tests.support.plainboard import tile_face as _face
 from vision.board.rectify import RectifiedBoard
 from vision.letters.classify import TileClassifier
 from vision.letters.tilecentre import stray_letters
@@ -68,6 +71,7 @@ def test_ink_too_near_a_tiles_letter_is_that_tile_not_another() -> None:
         (7, ROW)]
 
 
+@pytest.mark.slow
 def test_a_tile_half_on_the_next_square_is_read_and_named() -> None:
     """Without the search the last tile of the word is read as empty (here with a doubt named);
     with it the word is read whole and the tile carries the warning that it lies off its
@@ -88,6 +92,7 @@ def test_a_tile_half_on_the_next_square_is_read_and_named() -> None:
     assert after.warnings == tile.warnings
 
 
+@pytest.mark.slow
 def test_a_tile_half_on_two_empty_squares_is_named_not_placed() -> None:
     """An E below a word's last tile, pushed 0.42 cell left, half over the empty square beside
     its own: no tile stands beside it to say which square is its, so it is not read on either,
@@ -105,6 +110,7 @@ def test_a_tile_half_on_two_empty_squares_is_named_not_placed() -> None:
     assert after.warnings == (f"unsure whether {cell} holds a tile (read as empty)",)
 
 
+@pytest.mark.slow
 def test_tiles_pushed_aside_that_the_occupancy_model_missed_are_found() -> None:
     """A render of ``bench offsquare`` (tiles two cells apart, each pushed up to 0.35 cell its
     own way): the model alone missed six of its 32 tiles, their letters 0.17-0.38 cell off;
@@ -125,6 +131,7 @@ def test_tiles_pushed_aside_that_the_occupancy_model_missed_are_found() -> None:
     assert not any(w.code == WarningCode.OFF_SQUARE for w in after.warning_details)
 
 
+@pytest.mark.slow
 def test_a_photo_of_tiles_packed_tighter_than_the_squares_reads_every_letter() -> None:
     """The alphabet laid in rows of five: J and O, each half on the square before it, were
     read as empty (J with no warning at all); now all 26 are read, those two named."""

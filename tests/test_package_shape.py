@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("referee", "vision", "calibration", "webui", "lab")
 LONGEST_MODULE = 800
@@ -96,6 +98,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_no_module_imports_in_a_cycle() -> None:
     assert _cycles(_graph()) == []
 
@@ -115,6 +118,7 @@ def test_the_cycle_finder_sees_a_cycle_through_a_function_and_a_relative_import(
     assert _cycles(graph) == [["pkg.a", "pkg.b"]]
 
 
+@pytest.mark.slow
 def test_vision_never_imports_the_offline_tools() -> None:
     graph = _graph()
     reaching = {name: sorted(other for other in imported if other.split(".")[0] == "lab")
@@ -122,6 +126,7 @@ def test_vision_never_imports_the_offline_tools() -> None:
     assert {name: lab for name, lab in reaching.items() if lab} == {}
 
 
+@pytest.mark.slow
 def test_the_reader_reads_no_file_of_the_benchmarks_or_the_shared_folder() -> None:
     # Truth, errata and photos are the offline tools' (lab): the installed reader has none.
     for path in (ROOT / "vision").rglob("*.py"):
@@ -137,6 +142,51 @@ def test_no_module_of_the_reader_or_the_tools_is_too_long_to_read() -> None:
     assert long == {}
 
 
+def _test_modules_imported(source: str) -> set[str]:
+    """The test modules (``test_*.py``, ``conftest.py``) that ``source`` imports anywhere, however
+    named: ``test_x``, ``tests.test_x``, ``from tests import test_x`` or relatively."""
+
+    def is_test_module(dotted: str) -> bool:
+        parts = dotted.split(".")
+        if parts[0] == "tests":
+            parts = parts[1:2]
+        return bool(parts) and (parts[0].startswith("test_") or parts[0] == "conftest")
+
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if is_test_module(alias.name)}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level or base == "tests":
+                found |= {alias.name for alias in node.names if is_test_module(alias.name)}
+            if base and not node.level and is_test_module(base):
+                found.add(base)
+    return found
+
+
+def test_no_test_module_imports_another_test_module_or_the_conftest() -> None:
+    # Helpers that several test modules share live in tests/support: a test module imported by
+    # another ties the two files together (and is imported twice, under two names).
+    found = {str(path.relative_to(ROOT)): sorted(names)
+             for path in (ROOT / "tests").rglob("*.py")
+             if (names := _test_modules_imported(path.read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_the_test_import_check_sees_every_way_of_importing_a_test_module() -> None:
+    # The check above must be able to fail.
+    for source in ("from tests.test_read import house_in_shadow\n", "import test_read\n",
+                   "from test_playerboard import render_player_board\n",
+                   "from tests.conftest import TWO_PLAYERS\n",
+                   "from conftest import png_claiming\n", "from . import test_read\n",
+                   "def f():\n    from tests import test_read\n"):
+        assert _test_modules_imported(source), source
+    assert _test_modules_imported("from tests.support.web import TWO_PLAYERS\nimport pytest\n"
+                                  "from lab.render import render_board_photo\n") == set()
+
+
+@pytest.mark.slow
 def test_the_app_and_a_reading_load_nothing_of_the_offline_tools(tmp_path: Path) -> None:
     code = (
         "import sys\n"

@@ -14,6 +14,7 @@ from lab.truth import DEV_PHOTOS as PHOTOS
 from lab.truth import UNLABELLED_PHOTOS, photo_corners, read_truth
 from referee.boardtext import parse_board_text
 from referee.cells import Cell, Seat
+from tests.support.scenes import house_in_shadow
 from vision.errors import ImageQualityError
 from vision.image import load_image
 from vision.read import read_board
@@ -59,6 +60,7 @@ def _check_reading_json(data: dict, image_shape: tuple[int, ...]) -> None:
     assert all(0.0 <= confidence <= 1.0 for confidence in empty.values())
 
 
+@pytest.mark.slow
 def test_read_json_gives_each_warning_as_data(capsys) -> None:
     # A rendered board under glare: some of its tiles are named, in words and as data.
     photo = Path(__file__).resolve().parents[1] / "samples" / "photos" / "glare.jpg"
@@ -72,6 +74,7 @@ def test_read_json_gives_each_warning_as_data(capsys) -> None:
     assert all(len(detail["cells"]) == 1 and detail["cells"][0] in read for detail in glare)
 
 
+@pytest.mark.slow
 def test_read_json_on_a_real_photo(capsys) -> None:
     truth = read_truth(REAL)
     corners = photo_corners(truth)
@@ -93,6 +96,7 @@ def test_read_json_on_a_real_photo(capsys) -> None:
     assert len(read ^ want) <= 3
 
 
+@pytest.mark.slow
 def test_read_text_output_is_board_text_then_warnings(capsys) -> None:
     corners = photo_corners(read_truth(REAL))
     assert main(["read", str(REAL), "--corners", _corner_arg(corners)]) == 0
@@ -108,6 +112,7 @@ def _seated_render(seed: int, orientation_quarter: int = 0):
     return render_board_photo(tiles, seed=seed, width=1600, height=1200, options=options)
 
 
+@pytest.mark.slow
 def test_read_json_on_a_render(tmp_path, capsys) -> None:
     photo = _seated_render(31)
     path = tmp_path / "render.png"
@@ -135,6 +140,7 @@ def _score(photo, path: Path) -> tuple[int, int, int, int]:
     return len(photo.tiles), letters, rotations, occupancy
 
 
+@pytest.mark.slow
 def test_rotations_of_all_four_seats_on_renders(tmp_path) -> None:
     totals = np.zeros(4, int)
     for seed, quarter in ((41, 0), (42, 1), (43, 2), (44, 3)):
@@ -149,6 +155,7 @@ def test_rotations_of_all_four_seats_on_renders(tmp_path) -> None:
     assert letters / tiles >= 0.96, f"{letters}/{tiles}"
 
 
+@pytest.mark.slow
 def test_south_auto_turns_a_sideways_photo_upright() -> None:
     tiles = {Cell(col, 7): _tile(letter) for col, letter in zip(range(5, 10), "HOUSE", strict=True)}
     photo = render_board_photo(tiles, seed=3, width=1600, height=1200,
@@ -164,6 +171,7 @@ def _tile(letter: str):
     return Tile(letter, False, None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", ["classic", "modern", "green"])
 def test_coloured_premium_squares_are_neither_shadow_nor_glare(style: str) -> None:
     """Red, dark blue and pale blue squares are the board's print, not the light: a clean,
@@ -174,6 +182,7 @@ def test_coloured_premium_squares_are_neither_shadow_nor_glare(style: str) -> No
     assert not [w for w in reading.warnings if "shadow" in w or "glare" in w]
 
 
+@pytest.mark.slow
 def test_glare_and_shadow_are_warned_per_cell_and_glare_never_hides_a_tile() -> None:
     tiles = {Cell(col, 7): _tile(letter) for col, letter in zip(range(5, 10), "HOUSE", strict=True)}
     photo = render_board_photo(tiles, seed=5, width=1600, height=1200,
@@ -205,6 +214,7 @@ def test_glare_and_shadow_are_warned_per_cell_and_glare_never_hides_a_tile() -> 
         assert any(w.startswith("glare over H8") for w in h8.warnings)
 
 
+@pytest.mark.slow
 def test_dark_premium_squares_of_a_real_board_are_not_in_shadow() -> None:
     # DeclanFinerty board_003's triple-letter squares are dark teal and its triple-word squares
     # dark red: judged against the whole board (light tiles, beige squares) nine of them were
@@ -213,24 +223,7 @@ def test_dark_premium_squares_of_a_real_board_are_not_in_shadow() -> None:
     assert not [w for w in reading.warnings if w.startswith("shadow")]
 
 
-def house_in_shadow(box: tuple[float, float, float, float], factor: float):
-    """A clean render of HOUSE across F8-J8 with the board region ``box`` (col0, row0, col1,
-    row1, in cells) darkened by ``factor``: (image, corners)."""
-    tiles = {Cell(col, 7): _tile(letter) for col, letter in zip(range(5, 10), "HOUSE", strict=True)}
-    photo = render_board_photo(tiles, seed=5, width=1600, height=1200,
-                               options=RenderOptions.clean())
-    homography = cv2.getPerspectiveTransform(
-        np.float32([[0, 0], [15, 0], [15, 15], [0, 15]]), np.float32(photo.corners))
-    col0, row0, col1, row1 = box
-    outline = cv2.perspectiveTransform(
-        np.float32([[[col0, row0], [col1, row0], [col1, row1], [col0, row1]]]), homography)[0]
-    image = photo.image.copy()
-    mask = np.zeros(image.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, outline.astype(np.int32), 1)
-    image[mask > 0] = (image[mask > 0] * factor).astype(np.uint8)
-    return image, photo.corners
-
-
+@pytest.mark.slow
 def test_a_tile_in_shadow_is_named_and_its_neighbours_are_not() -> None:
     # A shadow over I8's tile only: whether occupancy still sees the tile or not, the players
     # are sent to I8, and to no other square.
@@ -252,6 +245,7 @@ def test_a_file_that_is_not_an_image_exits_2_with_one_line(tmp_path, capsys) -> 
     assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_a_photo_without_a_board_exits_2_with_one_line(tmp_path, capsys) -> None:
     path = tmp_path / "wall.png"
     rng = np.random.default_rng(0)
@@ -268,6 +262,7 @@ def test_malformed_corners_exit_2(corners: str, capsys) -> None:
     assert capsys.readouterr().err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_corners_anticlockwise_off_the_photo_or_absurd_exit_2_saying_which(capsys) -> None:
     # Each was read before, silently wrong: anticlockwise corners gave the board mirrored, and
     # corners off the photo an empty board with no warning (a fuzzing helper's finds).
@@ -293,6 +288,7 @@ def test_an_unknown_tile_set_exits_2(capsys) -> None:
     assert capsys.readouterr().err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_overlay_is_written_the_size_of_the_photo(tmp_path, capsys) -> None:
     out = tmp_path / "overlay.png"
     corners = photo_corners(read_truth(REAL))
@@ -304,6 +300,7 @@ def test_overlay_is_written_the_size_of_the_photo(tmp_path, capsys) -> None:
     assert np.abs(overlay.astype(int) - photo.astype(int)).sum() > 0
 
 
+@pytest.mark.slow
 def test_overlay_to_an_unwritable_place_exits_2(tmp_path, capsys) -> None:
     corners = photo_corners(read_truth(REAL))
     code = main(["read", str(REAL), "--overlay", str(tmp_path / "overlay.txt"), "--corners",
@@ -315,6 +312,7 @@ def test_overlay_to_an_unwritable_place_exits_2(tmp_path, capsys) -> None:
 BLURRED = UNLABELLED_PHOTOS / "jheidel__scrabble-opencv__IMG_20141025_164048.jpg"
 
 
+@pytest.mark.slow
 def test_a_motion_blurred_photo_is_refused_in_one_line_and_writes_nothing(tmp_path,
                                                                           capsys) -> None:
     """Shaken sideways: read as sharp, it gave dozens of phantom tiles (B, M on blue squares)."""
@@ -345,6 +343,7 @@ def _wrong_share(reading, tiles) -> float:
     return wrong / len(tiles)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("angle", [0.0, 35.0])
 def test_motion_blur_that_breaks_reading_is_refused(angle: float) -> None:
     """Half a cell of smear: read anyway, most tiles come out wrong; so the reader refuses."""
@@ -360,6 +359,7 @@ def test_motion_blur_that_breaks_reading_is_refused(angle: float) -> None:
     assert _wrong_share(regardless, tiles) > 0.4
 
 
+@pytest.mark.slow
 def test_slight_motion_blur_is_still_read() -> None:
     """A tenth of a cell of smear costs next to nothing: it must not be refused."""
     tiles = random_position(np.random.default_rng(33), words=14)
@@ -370,6 +370,7 @@ def test_slight_motion_blur_is_still_read() -> None:
     assert _wrong_share(reading, tiles) < 0.15
 
 
+@pytest.mark.slow
 def test_a_smear_that_hides_every_tile_is_refused_not_read_as_an_empty_board() -> None:
     """Defocused by a cell, the occupancy model sees no tile at all: the empty reading that
     would follow is a guess, so the board's own print is judged and the photo refused."""
@@ -385,6 +386,7 @@ def test_a_smear_that_hides_every_tile_is_refused_not_read_as_an_empty_board() -
         read_board(blurred, corners=photo.corners)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["jheidel__scrabble-opencv__IMG_20141025_164039.jpg",
                                   "jheidel__scrabble-opencv__IMG_20151016_170755.jpg",
                                   "kristopalka__scrabble-solver__red_boards_013.jpg",
@@ -414,6 +416,7 @@ class _BrightestCell:
         return probability
 
 
+@pytest.mark.slow
 def test_occupancy_is_averaged_over_the_grid_moved_an_eighth_of_a_cell_each_way() -> None:
     from vision.board.rectify import RectifiedBoard
     from vision.read import tile_probability
@@ -440,6 +443,7 @@ def test_occupancy_is_averaged_over_the_grid_moved_an_eighth_of_a_cell_each_way(
     assert certain[7, 7] == 1 and certain[7, 8] == pytest.approx(0.2)
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 def test_an_empty_cell_a_warning_doubts_is_never_read_surely_empty() -> None:
     # jheidel 170755 is dim and soft: read as `tileref read` reads it, it names an empty square

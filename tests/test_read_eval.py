@@ -36,6 +36,7 @@ def _render_folder(folder: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_photo_row_counts_what_the_truth_says(tmp_path) -> None:
     path = _render_folder(tmp_path)
     row = evaluate_photo(path, given_corners=True)
@@ -47,6 +48,7 @@ def test_a_photo_row_counts_what_the_truth_says(tmp_path) -> None:
     assert row.ms > 0
 
 
+@pytest.mark.slow
 def test_a_photo_is_read_with_the_settings_a_benchmark_weighs(tmp_path) -> None:
     # bench ocr reads the truth photos with Tesseract asked at other thresholds: the setting
     # must reach the reader. Every letter under 1.01 is flagged, none under 0.
@@ -61,6 +63,7 @@ def test_a_photo_is_read_with_the_settings_a_benchmark_weighs(tmp_path) -> None:
     assert trusting.right_named == 0
 
 
+@pytest.mark.slow
 def test_in_sample_run_says_it_is_optimistic_and_writes_the_csv(tmp_path, capsys) -> None:
     _render_folder(tmp_path)
     out = tmp_path / "out" / "reading.csv"
@@ -75,6 +78,7 @@ def test_in_sample_run_says_it_is_optimistic_and_writes_the_csv(tmp_path, capsys
             "letter_errors", "rotation_errors", "ms"} <= set(rows[0])
 
 
+@pytest.mark.slow
 def test_scale_shrinks_every_photo_before_it_is_read(tmp_path, capsys) -> None:
     # The render's truth corners shrink with it: its cells measure half as many pixels, the
     # board is still read, and the table says the photos were shrunk.
@@ -88,6 +92,7 @@ def test_scale_shrinks_every_photo_before_it_is_read(tmp_path, capsys) -> None:
     assert "every photo shrunk to 0.5 of its size" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale", ["0", "1.5", "-1"])
 def test_a_scale_out_of_range_exits_2_in_one_line(scale: str, tmp_path, capsys) -> None:
     _render_folder(tmp_path)
@@ -96,6 +101,7 @@ def test_a_scale_out_of_range_exits_2_in_one_line(scale: str, tmp_path, capsys) 
     assert err.startswith("tileref eval: --scale must be from 0.05 to 1") and err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_a_training_seed_trains_the_held_out_models_from_it(tmp_path, capsys,
                                                             monkeypatch) -> None:
     # --training-seed asks how much a figure owes to one seed: the held-out models must be
@@ -133,6 +139,7 @@ def test_a_folder_without_truth_exits_2(tmp_path, capsys) -> None:
     assert capsys.readouterr().err.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_real_photo_scores_with_the_committed_model_are_marked_in_sample() -> None:
     # The committed model has seen this photo: the row exists and is scored, and the printed
     # table says the figures are in-sample (the honest ones come from the default run).
@@ -159,6 +166,7 @@ def test_every_truth_erratum_names_a_real_cell_and_what_its_truth_file_says() ->
         assert entry["reason"]
 
 
+@pytest.mark.slow
 def test_corrected_truth_is_scored_beside_the_plain_truth(tmp_path) -> None:
     path = _render_folder(tmp_path)
     plain = evaluate_photo(path, given_corners=True, errata={})
@@ -175,6 +183,7 @@ def test_corrected_truth_is_scored_beside_the_plain_truth(tmp_path) -> None:
     assert row.corrected_letters_scored == plain.letters_scored - 1
 
 
+@pytest.mark.slow
 def test_wrong_cells_are_named_against_the_corrected_truth(tmp_path, capsys) -> None:
     path = _render_folder(tmp_path)
     plain = evaluate_photo(path, given_corners=True, errata={})
@@ -188,15 +197,16 @@ def test_wrong_cells_are_named_against_the_corrected_truth(tmp_path, capsys) -> 
     assert "wrong cells" in printed and "A1 -tile; E8 X>R" in printed
 
 
+@pytest.mark.slow
 def test_the_warnings_that_name_a_square_are_scored_against_the_corrected_truth(tmp_path) -> None:
     # Doubt two empty squares (the reader names both "unsure whether ... holds a tile") and
     # claim a blank on one of them: one warning found a missed tile, the other sent the players
     # to an empty square.
-    from tests.test_reading_warnings import _DoubtingOccupancy
+    from tests.support.occupancy import DoubtingOccupancy
     from vision.letters.classify import TileClassifier
 
     path = _render_folder(tmp_path)
-    doubting = _DoubtingOccupancy({Cell.parse("A1"): 0.3, Cell.parse("C3"): 0.3})
+    doubting = DoubtingOccupancy({Cell.parse("A1"): 0.3, Cell.parse("C3"): 0.3})
     models = (doubting, TileClassifier.load())
     plain = evaluate_photo(path, given_corners=True, models=models, errata={})
     assert (plain.missed_named, plain.empty_named) == (0, 2)
@@ -206,18 +216,19 @@ def test_the_warnings_that_name_a_square_are_scored_against_the_corrected_truth(
     assert row.corrected_missed_tiles == plain.corrected_missed_tiles + 1
 
 
+@pytest.mark.slow
 def test_wrong_cells_are_scored_as_flagged_or_not(tmp_path, capsys) -> None:
     # Make the occupancy model sure of three plain squares: they are read as tiles with no
     # letter, three blanks of a set of two, so each is flagged. Claim the R is an empty square
     # too: a fourth false tile, read surely as a letter and flagged by nothing. Then claim a K
     # lies on one of those squares and an X where the first A is: two letters read wrong, the
     # blank read on the K's square flagged, the A not.
-    from tests.test_reading_warnings import _DoubtingOccupancy
+    from tests.support.occupancy import DoubtingOccupancy
     from vision.letters.classify import TileClassifier
 
     path = _render_folder(tmp_path)
     squares = [Cell.parse(name) for name in ("B1", "C1", "E1")]
-    models = (_DoubtingOccupancy(dict.fromkeys(squares, 0.99)), TileClassifier.load())
+    models = (DoubtingOccupancy(dict.fromkeys(squares, 0.99)), TileClassifier.load())
     errata = {path.name: {(4, 7): TruthCell(None)}}
     row = evaluate_photo(path, given_corners=True, models=models, errata=errata)
     assert (row.corrected_false_tiles, row.false_named) == (4, 3)
@@ -260,6 +271,7 @@ def test_a_game_knows_rotations_only_where_its_truth_has_them() -> None:
     assert all(tile.rotation is None for tile in known_board(turned.grid).values())
 
 
+@pytest.mark.slow
 def test_a_blank_missed_on_a_real_photo_is_kept_when_the_game_knows_it() -> None:
     # The committed models miss the blank on O10 of the last photo of the jheidel game (a
     # wooden blank on a grey square, under a doubt): the board of the photo before has it.

@@ -12,8 +12,7 @@ from lab.render import RenderOptions, render_board_photo, soft_focus
 from lab.truth import DEV_PHOTOS, photo_corners, read_truth
 from referee.boardtext import Tile
 from referee.cells import Cell
-from vision.board.rectify import RectifiedBoard
-from vision.cells.occupancy import OccupancyModel
+from tests.support.occupancy import DoubtingOccupancy
 from vision.errors import ImageQualityError
 from vision.known import Doubts
 from vision.letters.classify import BLANK, TileGuess
@@ -156,20 +155,7 @@ def test_a_malformed_warning_is_a_value_error(detail) -> None:
         reading_warnings({"warning_details": [detail]})
 
 
-class _DoubtingOccupancy:
-    """The committed occupancy model, less sure of two empty squares than it is."""
-
-    def __init__(self, doubts: dict[Cell, float]) -> None:
-        self.model = OccupancyModel.load()
-        self.doubts = doubts
-
-    def tile_probability(self, board: RectifiedBoard) -> np.ndarray:
-        probability = self.model.tile_probability(board)
-        for cell, p in self.doubts.items():
-            probability[cell.row, cell.col] = p
-        return probability
-
-
+@pytest.mark.slow
 def test_an_empty_cell_that_might_hold_a_tile_is_named() -> None:
     # A blank missed by occupancy looks like this: no letter, a tile's face, a probability under
     # one half. The reading keeps it empty but says so, rather than change a word silently.
@@ -179,7 +165,7 @@ def test_an_empty_cell_that_might_hold_a_tile_is_named() -> None:
                                options=RenderOptions.clean())
     doubts = {Cell.parse("C3"): 0.3, Cell.parse("M12"): 0.1}
     reading = read_board(photo.image, corners=photo.corners,
-                         occupancy=_DoubtingOccupancy(doubts))  # type: ignore[arg-type]
+                         occupancy=DoubtingOccupancy(doubts))  # type: ignore[arg-type]
     assert "".join(r.letter for r in reading.cells) == "HOUSE"
     unsure = [w for w in reading.warnings if w.startswith("unsure whether")]
     assert unsure == ["unsure whether C3 holds a tile (read as empty)"]
@@ -213,6 +199,7 @@ def test_the_overlay_boxes_the_empty_cells_warnings_name() -> None:
         assert doubt_pixels(plain, Cell.parse(name)) == 0
 
 
+@pytest.mark.slow
 def test_a_board_small_in_the_photo_is_read_with_a_warning_that_says_so() -> None:
     # A chat app's copy of a real photo, a third of its size: 12 px a cell, where about one
     # letter in twenty is read wrong (ReadConfig.small_cell_px). The full-size photo (35 px a
@@ -231,6 +218,7 @@ def test_a_board_small_in_the_photo_is_read_with_a_warning_that_says_so() -> Non
     assert small.turned(1).warnings[0] == small.warnings[0]
 
 
+@pytest.mark.slow
 def test_a_small_photo_refused_for_blur_asks_for_a_closer_or_larger_photo() -> None:
     # The same photo at 0.35 of its size and a little soft, as a chat app's copy can be: enlarged
     # to the 48 px cell, its 13 px cells smear past the limit, and a steadier hand alone would
@@ -259,6 +247,7 @@ def _blanks_board(count: int):
                               options=RenderOptions.clean())
 
 
+@pytest.mark.slow
 def test_more_blanks_than_the_set_holds_are_each_unsure() -> None:
     # An English set has two blanks. Read four, and at least two of them are letters too faint
     # to see: each is believed at most 2/4 and flagged, where two blanks read stand unflagged.
@@ -281,6 +270,7 @@ def test_more_blanks_than_the_set_holds_are_each_unsure() -> None:
         assert [c.letter for c in reading.cells if not c.blank] == list("WORDS")
 
 
+@pytest.mark.slow
 def test_blur_is_named_where_the_photo_is_soft_and_never_on_a_sharp_blank() -> None:
     # Two words, each with a blank after it: WORDS? on row 4 and FIELD? on row 10, columns C-H.
     # Sharp, no tile is called blurred, the blanks included (a blank has no ink to be sharp
@@ -303,6 +293,7 @@ def test_blur_is_named_where_the_photo_is_soft_and_never_on_a_sharp_blank() -> N
     assert named == ["F4", "G4", "H4"]
 
 
+@pytest.mark.slow
 def test_a_sharp_blank_on_a_real_photo_is_not_called_blurred() -> None:
     # jheidel 170717: a sharp photo with a wooden blank on O10 and another on O15. Judged by its
     # own face (no ink, so little detail) each blank was "blur over O10"; judged by the lettered
@@ -313,6 +304,7 @@ def test_a_sharp_blank_on_a_real_photo_is_not_called_blurred() -> None:
     assert not [w for w in reading.warnings if w.startswith("blur over")]
 
 
+@pytest.mark.slow
 def test_a_tile_turned_unlike_every_other_is_found_and_weighed_by_its_own_bar() -> None:
     # Eight tiles facing South and one facing North: the board's rotations back the eight, not
     # the one, so it needs ReadConfig.lone_turn_confidence to pass unflagged. A bar above any

@@ -88,6 +88,7 @@ def test_oblique_turned_board_comes_out_upright() -> None:
     assert np.allclose(back[0], dst[0], atol=0.5)
 
 
+@pytest.mark.slow
 def test_big_photos_are_smoothed_before_warping() -> None:
     # A fine checkerboard inside each cell averages to grey instead of aliasing.
     cell = 160

@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_importing_the_referee_loads_no_heavy_dependency():
     code = ("import sys, referee, referee.gamefile, referee.inference\n"
             "from referee.game import known_rulesets\n"

@@ -77,6 +77,7 @@ def test_triple_word_squares_lie_under_the_truth_corners_straight_on() -> None:
         assert np.abs(colour - np.array(style.triple_word)).max() < 40, name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 4, 5, 6])
 def test_every_premium_square_is_where_the_corners_say_in_oblique_turned_views(seed: int) -> None:
     rng = np.random.default_rng(seed)
@@ -95,6 +96,7 @@ def test_every_premium_square_is_where_the_corners_say_in_oblique_turned_views(s
     assert len(wrong) <= 3, wrong
 
 
+@pytest.mark.slow
 def test_tile_faces_are_drawn_raised_above_their_squares() -> None:
     """In a steep view the face of a tall tile lands nearer the far side than its square."""
     options = RenderOptions.clean(tilt=45.0, tile_height=0.5, tile_colour="white plastic")
@@ -131,6 +133,7 @@ def test_orientation_turns_the_photo_so_south_is_at_the_bottom(azimuth: float) -
     assert np.argmin(points.sum(axis=1)) == 0
 
 
+@pytest.mark.slow
 def test_sidecars_round_trip_through_read_truth(tmp_path: Path) -> None:
     photo = render_board_photo(POSITION, seed=9, width=640, height=480)
     path = tmp_path / "board.jpg"
@@ -149,6 +152,7 @@ def test_sidecars_round_trip_through_read_truth(tmp_path: Path) -> None:
     assert cv2.imread(str(path)).shape == (480, 640, 3)
 
 
+@pytest.mark.slow
 def test_rotated_tiles_write_a_rot_sidecar(tmp_path: Path) -> None:
     tiles = random_position(np.random.default_rng(4), words=16, seats=list(Seat))
     assert {tile.rotation for tile in tiles.values()} == {0, 90, 180, 270}
@@ -164,6 +168,7 @@ def test_rotated_tiles_write_a_rot_sidecar(tmp_path: Path) -> None:
                                                          else tile.letter)
 
 
+@pytest.mark.slow
 def test_a_hand_hides_cells_and_the_truth_says_so(tmp_path: Path) -> None:
     tiles = random_position(np.random.default_rng(1), words=20)
     options = RenderOptions.clean(hand=True)
@@ -189,6 +194,7 @@ def test_our_sidecar_headers_match_the_real_photos() -> None:
     assert real_keys <= keys
 
 
+@pytest.mark.slow
 def test_a_seed_repeats_a_render_exactly() -> None:
     first = render_board_photo(POSITION, seed=21, width=480, height=360)
     again = render_board_photo(POSITION, seed=21, width=480, height=360)
@@ -199,6 +205,7 @@ def test_a_seed_repeats_a_render_exactly() -> None:
     assert not np.array_equal(first.image, other.image)
 
 
+@pytest.mark.slow
 def test_photo_effects_change_the_picture_in_the_expected_direction() -> None:
     base = RenderOptions.clean()
     plain = render_board_photo(POSITION, seed=5, width=480, height=360, options=base).image
@@ -217,6 +224,7 @@ def test_photo_effects_change_the_picture_in_the_expected_direction() -> None:
     assert sharpness(blurred) < 0.5 * sharpness(plain)
 
 
+@pytest.mark.slow
 def test_a_sheen_washes_the_far_tiles_tops_and_nothing_else() -> None:
     # Tiles along the far edge (row 1 in a straight view) and the near one (row 15): the sheen
     # whitens the far tiles' tops, letters and all, and leaves the near tiles and every square
@@ -262,6 +270,7 @@ def test_bad_input_is_a_render_error(call) -> None:  # type: ignore[no-untyped-d
         call()
 
 
+@pytest.mark.slow
 def test_command_line_writes_photos_and_sidecars(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main([str(tmp_path), "-n", "2", "--width", "320", "--height", "240", "--seats",
                  "SN"]) == 0
@@ -303,6 +312,7 @@ def test_y4m_refuses_odd_or_mixed_frames(tmp_path: Path) -> None:
     assert not (tmp_path / "b.y4m").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_chromium_plays_our_y4m_as_its_camera(tmp_path: Path, launch_browser) -> None:  # type: ignore[no-untyped-def]
     frame = np.zeros((240, 320, 3), np.uint8)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from lab.tileface import available_fonts, render_tile_face
 from referee.tiles import load_tile_set
@@ -52,6 +53,7 @@ def _letters_right(board: RectifiedBoard, cell: tuple[int, int], letter: str,
     return first.letter == letter, second.letter == letter
 
 
+@pytest.mark.slow
 def test_tiles_a_third_of_a_cell_off_their_squares_are_read_from_shifted_crops() -> None:
     """Every letter in every installed font, its tile 15 px (of a 48 px cell) left of its
     square: the crop cuts the letter's left side off (an O becomes a C or D, a B a P). Read
@@ -86,6 +88,7 @@ def test_sure_tiles_are_not_looked_at_again() -> None:
     assert np.allclose(looked.sum(axis=1), 1.0)
 
 
+@pytest.mark.slow
 def test_a_pushed_aside_tile_is_read_in_its_word_on_a_board() -> None:
     """``read_rectified`` end to end (occupancy, second look, the board's rotations): BOXED with
     its B pushed 15 px left of its square, in every installed font. Without the second look
@@ -107,6 +110,7 @@ def test_a_pushed_aside_tile_is_read_in_its_word_on_a_board() -> None:
     assert right["with"] >= len(fonts) - 1 and right["with"] > right["without"], right
 
 
+@pytest.mark.slow
 def test_a_wider_crop_joins_the_second_look() -> None:
     """The second look also reads a doubtful tile from a crop grown ``second_look_pad`` of a
     cell on each side: a letter that the shifted crops still cut (its tile 15 px of 48 left of

@@ -8,8 +8,9 @@ import re
 
 import cv2
 import numpy as np
+import pytest
 
-from tests.conftest import TWO_PLAYERS
+from tests.support.web import TWO_PLAYERS
 
 NEW_GAME = {"name0": "Ann", "seat0": "S", "name1": "Bo", "seat1": "N", "ruleset": "archipelago"}
 
@@ -26,6 +27,7 @@ def session_cookie(client) -> str:
     return cookie.value
 
 
+@pytest.mark.slow
 def test_a_hundred_and_ten_games_from_one_browser_keep_their_tokens(client):
     """The cookie carried every token once: past ~107 games it passed 4 KB and was dropped."""
     locations = []
@@ -94,6 +96,7 @@ def test_a_cross_site_post_is_refused_even_with_a_token(client):
     assert same.status_code == 201
 
 
+@pytest.mark.slow
 def test_the_last_frame_needs_the_games_token(app, client, make_game):
     game_id, auth = make_game()
     frame = cv2.imencode(".jpg", np.full((480, 640, 3), 90, np.uint8))[1].tobytes()

@@ -8,47 +8,23 @@ import numpy as np
 import pytest
 
 from lab.render import RenderOptions, random_position, render_board_photo
-from lab.tileface import available_fonts, render_tile_face
+from lab.tileface import available_fonts
 from referee.boardtext import Tile
 from referee.cells import Cell
-from referee.tiles import load_tile_set
-from vision.board.rectify import SIZE, RectifiedBoard
+from tests.support.plainboard import CELL_PX, ENGLISH
+from tests.support.plainboard import plain_board as _board
+from tests.support.plainboard import tile_face as _face
 from vision.letters.classify import TileClassifier
 from vision.letters.tilecentre import letter_offsets
 from vision.read import read_board, read_rectified
 from vision.tuning import DEFAULT_CONFIG, ReadConfig
 
-ENGLISH = load_tile_set("english")
-CELL_PX, MARGIN_PX, FACE_PX = 48, 24, 44
-SQUARE_BGR = (150, 170, 160)
 SQUARES = ReadConfig(recentre_beyond=1.0)
 """Crops cut around the squares, as before crops followed the letters."""
 NARROW = {"squares": ReadConfig(recentre_beyond=1.0, second_look_pad=0.0),
           "follow": ReadConfig(second_look_pad=0.0)}
 """Squares' crops against crops following the letters, both without the second look's wider
 crop (which takes in some cut letters too), so following's own gain is measured."""
-
-
-def _board(faces: dict[tuple[int, int], np.ndarray],
-           offsets: dict[tuple[int, int], tuple[int, int]] | None = None) -> RectifiedBoard:
-    """A rectified board of plain squares with ``faces`` centred on their cells, a tile in
-    ``offsets`` moved that many pixels (right, down) off its square."""
-    side = SIZE * CELL_PX + 2 * MARGIN_PX
-    image = np.full((side, side, 3), SQUARE_BGR, np.uint8)
-    inset = (CELL_PX - FACE_PX) // 2
-    for (col, row), face in faces.items():
-        dx, dy = (offsets or {}).get((col, row), (0, 0))
-        x0 = MARGIN_PX + col * CELL_PX + inset + dx
-        y0 = MARGIN_PX + row * CELL_PX + inset + dy
-        image[y0:y0 + FACE_PX, x0:x0 + FACE_PX] = face
-    return RectifiedBoard(image, CELL_PX, MARGIN_PX, np.eye(3))
-
-
-def _face(letter: str, font: int = 0, rotation: int = 0) -> np.ndarray:
-    fonts = available_fonts()
-    return render_tile_face(letter, value=ENGLISH.values[letter], size=FACE_PX,
-                            font=fonts[font % len(fonts)], rotation=rotation,
-                            rng=np.random.default_rng(5))
 
 
 PUSHES = [(-16, 0), (16, 0), (0, -16), (0, 16), (-12, 12), (14, -10), (-20, -6), (5, 3)]
@@ -82,6 +58,7 @@ def test_a_tile_among_neighbours_finds_its_own_letter() -> None:
     assert np.array_equal(letter_offsets(lone, [(4, 3)]), [[0.0, 0.0]])
 
 
+@pytest.mark.slow
 def test_tiles_pushed_a_third_of_a_cell_are_read_whole() -> None:
     """Every letter in every installed font, its tile pushed 16 px (a third of a 48 px cell) in
     one of four directions, read end to end (occupancy, second look, board's rotations): the
@@ -120,6 +97,7 @@ def test_tiles_pushed_a_third_of_a_cell_are_read_whole() -> None:
     assert [r.letter for r in reading.cells] == ["K", "E"]
 
 
+@pytest.mark.slow
 def test_rendered_boards_pushed_a_third_of_a_cell_off_the_grid_are_read() -> None:
     """Rendered crosswords whose tiles were all slid 0.3 cell left (random cameras, boards and
     light), read with the renderer's own corners: of the tiles found, the crops following the
@@ -144,6 +122,7 @@ def test_rendered_boards_pushed_a_third_of_a_cell_off_the_grid_are_read() -> Non
     assert right["follow"] >= 0.95 * found, (right, found)
 
 
+@pytest.mark.slow
 def test_a_pushed_tile_is_rendered_off_its_square() -> None:
     """``tile_drift`` moves every tile together; jitter past a tenth of a cell is allowed."""
     tile = {Cell(7, 7): Tile("O", False, 0)}

@@ -6,9 +6,12 @@ import string
 from statistics import median
 
 import numpy as np
+import pytest
 
 from lab.train import all_letter_values, letter_heights, load_real_boards, render_crop
 from lab.truth import DEV_PHOTOS
+
+pytestmark = pytest.mark.slow
 
 PLAIN = string.ascii_uppercase
 

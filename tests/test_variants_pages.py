@@ -42,6 +42,7 @@ def move(client: Any, game_id: str, headers: dict[str, str], body: dict[str, Any
 
 # -- setting up --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["colonization", "firstdraft"])
 def test_the_new_game_form_offers_both_and_sends_the_board_page_to_their_screen(client, ruleset):
     assert f'value="{ruleset}"' in client.get("/").get_data(as_text=True)
@@ -105,6 +106,7 @@ def named(client: Any, make_game: Any) -> tuple[str, dict[str, str]]:
     return game_id, headers
 
 
+@pytest.mark.slow
 def test_each_play_asks_agreed_and_no_takes_it_back(client, make_game):
     game_id, headers = named(client, make_game)
     move(client, game_id, headers, {"player": "Ann", "word": "ZORB", "at": "H8", "dir": "across"})
@@ -162,6 +164,7 @@ def english_turn_position(client: Any, make_game: Any) -> tuple[str, dict[str, s
     return game_id, headers
 
 
+@pytest.mark.slow
 def test_englishs_turn_prompts_a_draw_and_claims_a_touching_word(client, make_game):
     game_id, headers = english_turn_position(client, make_game)
     html = panel(client, game_id)
@@ -198,6 +201,7 @@ def test_the_referee_can_draw_for_english_with_its_logged_seed(client, make_game
         panel(client, game_id))
 
 
+@pytest.mark.slow
 def test_a_tile_no_longer_in_the_bag_is_refused_with_the_reason(client, make_game):
     game_id, headers = english_turn_position(client, make_game)
     verdict = client.post(f"/api/games/{game_id}/english", json={"draws": ["Z"]},
@@ -208,6 +212,7 @@ def test_a_tile_no_longer_in_the_bag_is_refused_with_the_reason(client, make_gam
     assert client.get(f"/api/games/{game_id}").get_json()["to_move"] == "English"
 
 
+@pytest.mark.slow
 def test_the_transform_duel_says_who_revealed_what_and_what_happened(client, make_game):
     game_id, headers = named(client, make_game)
     move(client, game_id, headers, {"player": "Ann", "word": "ZORB", "at": "H8", "dir": "across"})
@@ -278,6 +283,7 @@ def test_a_refusal_is_always_one_sentence() -> None:
 
 # -- first draft --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_coaster_line_shows_letters_coins_and_prices(client, make_game):
     game_id, headers = make_game(DRAFT)
     html = panel(client, game_id)
@@ -298,6 +304,7 @@ def test_the_coaster_line_shows_letters_coins_and_prices(client, make_game):
     assert "New coaster" in text(html)
 
 
+@pytest.mark.slow
 def test_selling_checks_the_word_list_and_says_why_a_sale_is_refused(client, make_game):
     game_id, headers = make_game(DRAFT | {"options": DRAFT["options"] | {"coins": 2}})
     move(client, game_id, headers, {"player": "Ann", "coaster": 1})
@@ -331,6 +338,7 @@ def place_everything(state_players: dict[str, Any], player: str, letters: str,
                                         "face_down": held[pool_size:]}}
 
 
+@pytest.mark.slow
 def test_a_whole_game_ends_with_the_tally_on_the_screen(client, make_game, app):
     game_id, headers = make_game(DRAFT)
     service = app.extensions["tileref"].store
@@ -359,13 +367,14 @@ def test_a_whole_game_ends_with_the_tally_on_the_screen(client, make_game, app):
 # -- the camera: a photo of one player's board ---------------------------------------------
 
 def photo_bytes(rows: tuple[str, str], pool: str, seed: int = 1) -> bytes:
-    from test_playerboard import render_player_board
+    from tests.support.playerboard import render_player_board
 
     ok, data = cv2.imencode(".jpg", render_player_board(rows, pool, seed=seed))
     assert ok
     return data.tobytes()
 
 
+@pytest.mark.slow
 def test_a_photo_of_a_players_board_is_read_and_its_rows_checked_for_sale(client, make_game):
     game_id, headers = make_game(DRAFT)
     move(client, game_id, headers, {"player": "Ann", "coaster": 1})
@@ -419,6 +428,7 @@ def test_player_boards_are_read_only_in_first_draft_games(client, make_game):
     assert "First Draft" in response.get_json()["error"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["colonization", "firstdraft"])
 def test_a_restarted_server_shows_the_same_table_from_the_log(tmp_path, ruleset):
     """The referee's seeded draws (English's letter, new coasters) are logged with the moves:
@@ -450,6 +460,7 @@ def test_a_restarted_server_shows_the_same_table_from_the_log(tmp_path, ruleset)
     assert text(panel(again, game_id)) == before
 
 
+@pytest.mark.slow
 def test_a_photo_of_the_tiles_drawn_for_english_is_read_into_the_draw(client, make_game):
     game_id, _ = make_game(COLONY)
     response = client.post(f"/api/games/{game_id}/drawn-tiles",
@@ -465,6 +476,7 @@ def test_a_photo_of_the_tiles_drawn_for_english_is_read_into_the_draw(client, ma
     assert response.get_json()["error"].startswith("no tile found in the photo")
 
 
+@pytest.mark.slow
 def test_pool_letters_move_into_rows_at_any_time_by_any_player(client, make_game):
     game_id, headers = make_game(DRAFT)
     move(client, game_id, headers, {"player": "Ann", "coaster": 1})

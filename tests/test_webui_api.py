@@ -118,6 +118,7 @@ def test_unknown_game_is_404_before_token(client):
     assert_error(client.post("/api/games/0123456789/frames", data=b"x"), 404)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body", [
     b"{not json", b"[1, 2]", b'{"ruleset": "chess", "players": [{"name": "a"}]}',
     b'{"ruleset": "archipelago"}', b'{"ruleset": "archipelago", "players": "Ann"}',
@@ -279,6 +280,7 @@ def test_scrabble_game_downloads_as_gcg(client, make_game):
     assert_error(client.get(f"/api/games/{archipelago_id}/gcg"), 400)
 
 
+@pytest.mark.slow
 def test_two_screens_get_each_change_over_sse(live_server):
     """A real server: two event-stream clients each see the move another client posted."""
     import threading
@@ -448,6 +450,7 @@ def test_a_game_given_no_seed_is_the_same_game_after_a_restart(app, client, make
         key: value for key, value in before.items() if key != "version"}
 
 
+@pytest.mark.slow
 def test_first_draft_takes_no_correction_or_camera_frame_and_keeps_no_trace(client, make_game):
     game_id, auth = make_game(dict(FIRST_DRAFT, options={"seed": 1}))
     before = client.get(f"/api/games/{game_id}").get_json()
@@ -480,6 +483,7 @@ def test_a_frame_that_is_no_image_changes_nothing_not_even_the_live_camera(clien
 
 
 
+@pytest.mark.slow
 def test_event_streams_are_bounded_and_the_rest_are_told_to_come_back(app, live_server,
                                                                       make_game):
     """At most SSE_STREAMS streams hold a thread; the next screen gets the state once and a

@@ -65,6 +65,7 @@ def jpeg(image: np.ndarray) -> bytes:
     return data.tobytes()
 
 
+@pytest.mark.slow
 def test_same_view_becomes_steady_after_a_few_frames(frames):
     tracker = SteadyTracker(SteadyConfig(steady_frames=2))
     states = [tracker.update(frames["board"]).state for _ in range(4)]
@@ -397,6 +398,7 @@ def test_correcting_an_accepted_camera_play_replaces_it(app, client, make_game):
     assert state["to_move"] == "N"
 
 
+@pytest.mark.slow
 def test_frames_route_waits_for_a_steady_view(client, make_game, frames):
     game_id, auth = make_game()
     url = f"/api/games/{game_id}/frames"
@@ -432,6 +434,7 @@ def test_bad_frames_are_refused_and_change_nothing(client, make_game, frames, hu
     assert client.get(f"/api/games/{game_id}").get_json()["history"] == []
 
 
+@pytest.mark.slow
 def test_server_camera_feeds_the_game_opened_last(app, client, make_game, frames, tmp_path):
     """``--camera``: the server's own capture thread, here reading a recorded video file."""
     from webui.camera import ServerCamera
@@ -522,6 +525,7 @@ def test_a_blank_is_designated_by_a_correction_and_stays_designated(app, client,
         "seq": 2, "cell": "H15", "tile": "a^", "source": "player"}
 
 
+@pytest.mark.slow
 def test_a_blank_the_camera_missed_is_asked_for_on_the_gap_it_leaves(app, client, make_game):
     """South plays C, a blank and T; the camera sees no tile on the blank's square. The table
     names the gap, rings it on the board, and a tap there puts the blank in."""
@@ -711,6 +715,7 @@ def test_a_letter_misread_unsurely_is_the_known_tile_and_a_sure_one_is_a_change(
     assert verdict["legal"] is True and verdict["player"] == "N"
 
 
+@pytest.mark.slow
 def test_a_real_photo_of_a_game_in_progress_keeps_the_blank_the_camera_doubts(client, make_game):
     """The last photo of the jheidel game, sent as camera frames to a scrabble game that holds
     the board of the photo before: the reader misses the wooden blank on O10 (grey square) but
@@ -740,6 +745,7 @@ def test_a_real_photo_of_a_game_in_progress_keeps_the_blank_the_camera_doubts(cl
     assert "O10" not in {cell["cell"] for cell in last["reading"]["cells"]}
 
 
+@pytest.mark.slow
 def test_the_camera_reads_a_game_with_its_own_tile_set(client, make_game):
     """A Polish game's frames are read with the Polish letters (the real Polish board)."""
     from lab.truth import DEV_PHOTOS
@@ -759,6 +765,7 @@ def test_the_camera_reads_a_game_with_its_own_tile_set(client, make_game):
     assert not letters["english"] & set("ĄĆĘŁŃÓŚŹŻ")
 
 
+@pytest.mark.slow
 def test_a_camera_too_far_from_the_board_is_told_so_while_waiting(client, make_game):
     """An empty board's frame a third of its size (17 px a cell): the referee still reads it
     and waits for a play, and says why the reading may go wrong while the camera can still be
@@ -839,6 +846,7 @@ def test_the_table_finds_its_squares_by_code_whatever_the_warnings_say(app, make
     assert answer["kept"] == ["J15"]
 
 
+@pytest.mark.slow
 def test_a_hand_held_still_over_the_board_is_waited_out_not_read(client, make_game):
     """A still frame with a hand over the board is steady, but the referee does not read a
     board with a hole in it: it waits for a clear view and says why."""

@@ -45,6 +45,7 @@ def test_new_game_form_suggests_seats_clockwise(client, names, seats):
     assert re.search(r'data-token="[\w-]{10,}"', board)
 
 
+@pytest.mark.slow
 def test_scrabble_seed_preset_and_uploaded_word_list(client):
     fields = form(ruleset="scrabble-seed", wordlist="upload")
     fields["wordlist_file"] = (io.BytesIO(b"CAT\nDOG\n"), "words.txt")
@@ -61,6 +62,7 @@ def test_scrabble_seed_preset_and_uploaded_word_list(client):
     assert download.status_code == 200 and "#player1 Ann" in download.get_data(as_text=True)
 
 
+@pytest.mark.slow
 def test_gcg_button_only_where_a_gcg_file_can_be_written(client):
     """GCG records two players: a three-player scrabble game offers no broken download."""
     response = client.post("/games", data=form(ruleset="scrabble-classic", name2="Cy"))

@@ -28,6 +28,7 @@ def assert_error(response, status: int) -> None:
     assert set(body) == {"error"} and "\n" not in body["error"]
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 def test_read_a_real_photo_with_its_corners(client):
     truth = read_truth(PHOTO)
@@ -46,6 +47,7 @@ def test_read_a_real_photo_with_its_corners(client):
         assert re.fullmatch(r"[A-O]([1-9]|1[0-5])", cell["cell"])
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 def test_read_a_raw_jpeg_body_finds_the_board_or_says_why(client):
     response = client.post("/api/read", data=SECOND.read_bytes(), content_type="image/jpeg")
@@ -80,7 +82,7 @@ def test_huge_image_dimensions_are_400(client, huge_png):
 
 def test_a_50_megapixel_phone_photo_is_within_the_photo_caps(client, app, make_game):
     """Disputes take a phone's full-resolution photo; live frames are capped far lower."""
-    from conftest import png_claiming
+    from tests.support.web import png_claiming
 
     fifty = png_claiming(8160, 6120)   # a 50 MP sensor's photo (this one's pixels are broken)
     response = client.post("/api/read", data=fifty, content_type="image/png")
@@ -93,6 +95,7 @@ def test_a_50_megapixel_phone_photo_is_within_the_photo_caps(client, app, make_g
     assert "too big" in frame.get_json()["error"]
 
 
+@pytest.mark.slow
 def test_photo_without_a_board_is_422(client):
     rng = np.random.default_rng(3)
     noise = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
@@ -115,6 +118,7 @@ def test_multipart_without_image_field_is_400(client):
     assert_error(response, 400)
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 def test_dispute_page_shows_overlay_board_and_judges(client):
     page = client.get("/dispute")
@@ -154,6 +158,7 @@ def _dispute_page(client, photo: Path) -> tuple[str, str]:
     return location, client.get(location).get_data(as_text=True)
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 def test_the_dispute_board_rings_every_square_a_warning_names(client):
     # A dim, soft photo read with warnings (blur, a tile half off its square, a doubtful empty
@@ -174,6 +179,7 @@ def test_the_dispute_board_rings_every_square_a_warning_names(client):
     assert len(set(one_square)) == len(one_square), warnings
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 def test_a_german_board_read_as_english_offers_to_read_it_again_as_german(client):
     # The umlauts' dots are seen above letters that English has no marked twin for: the page
@@ -196,6 +202,7 @@ def test_a_german_board_read_as_english_offers_to_read_it_again_as_german(client
     assert links and all("tiles=" in link and "corners=" in link for link in links)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("player, said", [
     ("", "name the player who made the play"),
     ("Q", "'Q' is not a player of this archipelago play: name the seat that played it"),
@@ -227,6 +234,7 @@ def test_dispute_upload_of_a_non_image_is_refused(client, app):
     assert list(Path(app.config["UPLOAD_DIR"]).iterdir()) == []
 
 
+@pytest.mark.slow
 def test_dispute_photo_without_a_board_offers_the_corner_editor(client):
     rng = np.random.default_rng(4)
     noise = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
@@ -240,6 +248,7 @@ def test_dispute_photo_without_a_board_offers_the_corner_editor(client):
     assert image.status_code == 200 and image.data[:3] == b"\xff\xd8\xff"
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 def test_a_photo_refused_after_its_board_was_found_shows_where_it_was_found(client):
     # Half out of focus: the board is found, then the photo refused for the soft half. The
@@ -295,6 +304,7 @@ def _national(reading: dict) -> set[str]:
     return {cell["letter"] for cell in reading["cells"]} & POLISH_LETTERS
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 def test_a_polish_board_is_read_with_the_polish_tile_set_when_asked(client):
     english = client.post("/api/read", data={"image": (POLISH.open("rb"), POLISH.name)},
@@ -312,6 +322,7 @@ def test_a_polish_board_is_read_with_the_polish_tile_set_when_asked(client):
     assert "klingon" in unknown.get_json()["error"]
 
 
+@pytest.mark.slow
 @pytest.mark.photos
 def test_a_dispute_photo_keeps_its_tile_set_through_reading_again_and_judging(client, app):
     upload = client.post("/dispute", data={"photo": (POLISH.open("rb"), POLISH.name),
@@ -370,6 +381,7 @@ def test_a_dispute_photo_is_read_with_the_single_photo_settings_and_a_frame_fast
     assert configs == [DISPUTE_CONFIG, DEFAULT_CONFIG]
 
 
+@pytest.mark.slow
 def test_a_heic_photo_off_an_iphone_is_read_and_shown_as_jpeg(client):
     """A desktop browser sends an iPhone's HEIC as it is: the dispute page reads it as it reads
     the same photo as a JPEG, and the photo the corner editor shows comes back as a JPEG every

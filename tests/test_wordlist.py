@@ -83,6 +83,7 @@ def test_word_list_value_object() -> None:
     assert sorted(words) == ["AT", "TO"] and "to" in words and "tiny" in repr(words)
 
 
+@pytest.mark.slow
 def test_referee_import_loads_no_heavy_modules() -> None:
     code = ("import sys, referee.wordlist, referee.layouts, referee.scoring;"
             "print(sorted(m for m in ('cv2', 'numpy', 'flask') if m in sys.modules))")

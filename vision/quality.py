@@ -172,28 +172,18 @@ def judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: R
     its own, higher limit: a smear can hide every tile, and an empty reading is a guess too.
 
     Then the tiles of each part of the board (:data:`PART_CELLS`) on their own, by the same
-    limit, from every other row and column of their pixels (a third of the time; the figures
-    move by half a pixel): a lens focused on one half (a steep photo's near rows) leaves the
-    other soft, and the sharp half's edges, which set the figure above, hide it. The 31 truth
-    photos with corners, read as they are and with the grid right of column H blurred by 0.03 to
-    0.12 of a cell, models trained without their source: of the tiles of parts measuring 8-10 px
-    13 % were wrong (missed, false or misread), 10-12 px 35 %, 12-15 px 50 %, 15-20 px 79 %: 10
-    is where a third go wrong, as for the whole photo. Of the 47 real photos as they are (truth
-    corners where there are some, found ones elsewhere), no part measured over 8.3 px (the
-    motion-blurred unlabelled ``IMG_20141025_164048`` aside, refused as a whole). Blurred by
-    0.05, 0.08 and 0.12 of a cell, 5, 16 and 14 of the 31 are refused (``python -m bench cover``
-    at 0.12). The rest at 0.12 are read, their soft half's tiles mostly not seen at all, so too
-    few to judge: the print of such a part would tell, but a hand or a glare halo is as smooth,
-    and judging the print refused 9 of 40 rendered hands and 1 clear board as blurred. So such a
-    part's print is judged by the print limit, and its empty cells are returned, to be named as
-    perhaps hiding a tile rather than refused: no part of the real photos measures over 15.2 by
-    its print, the soft halves' parts 19.4 to 45.5.
+    limit, from every other row and column of their pixels (a third of the time): a lens focused
+    on one half (a steep photo's near rows) leaves the other soft, and the sharp half's edges,
+    which set the figure above, hide it. A soft part with too few tiles seen to judge has its
+    print judged by the print limit instead, and its empty cells are returned, to be named as
+    perhaps hiding a tile rather than refused: a hand or a glare halo is as smooth as a soft
+    print.
 
     ``cell_px`` is the board's cell in the photo (:func:`vision.board.rectify.photo_cell_px`): a
     board too small in the photo (``config.small_cell_px``) is smeared by being enlarged to the 48
     px cell as well as by the lens or the hand, so its refusal asks for a closer or larger photo
-    too: at 0.35 of their size two truth photos are refused for a part just over the limit,
-    whose trouble is their size (``python -m bench resolution``).
+    too. Measured by ``python -m bench cover`` (a half of the grid blurred) and ``python -m bench
+    resolution``; the figures are in docs/tuning.md ("Blur over one part of the board").
     """
     small = cell_px < config.small_cell_px
     size = (f"; the board's cells are {cell_px:.0f} px across in the photo, "

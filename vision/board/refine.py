@@ -299,8 +299,8 @@ def refine(
         found_y, strength_y = _line_peaks(*profiles[1], margin, cell, radius)
         founds, strengths = (found_x, found_y), (strength_x, strength_y)
         if _round < config.sample_fit_rounds:
-            new_quad = _quad_from_samples(founds, strengths, photo_to_rect, cell,
-                                          config.sample_fit_cutoffs)
+            new_quad = quad_from_samples(founds, strengths, photo_to_rect, cell,
+                                         config.sample_fit_cutoffs)
         else:
             new_quad = _quad_from_lines(founds, strengths, photo_to_rect, cell,
                                         0.15 * quad_cell_px(quad))
@@ -338,8 +338,8 @@ def converge(gray: np.ndarray, quad: np.ndarray, config: LocateConfig) -> np.nda
                         margin, cell, radius)
             for axis in (0, 1)
         )
-        new_quad = _quad_from_samples((found_x, found_y), (strength_x, strength_y),
-                                      photo_to_rect, cell, config.converge_cutoffs, bands)
+        new_quad = quad_from_samples((found_x, found_y), (strength_x, strength_y),
+                                     photo_to_rect, cell, config.converge_cutoffs, bands)
         if new_quad is None:
             break
         shift = np.max(np.linalg.norm(new_quad - quad, axis=1)) / quad_cell_px(quad)
@@ -349,7 +349,7 @@ def converge(gray: np.ndarray, quad: np.ndarray, config: LocateConfig) -> np.nda
     return quad
 
 
-def _quad_from_samples(
+def quad_from_samples(
     founds: PerAxis, strengths: PerAxis, photo_to_rect: np.ndarray, cell: int,
     cutoffs: tuple[float, ...], bands_per_cell: int = 1,
 ) -> np.ndarray | None:

@@ -12,29 +12,15 @@ colour of its own or shade.
 One such cell is a plain square in an odd light; a group of them, side by side, is something
 lying there.
 
-Chosen on 40 renders with a hand and 40 without (``lab.render``, truth corners; seeds 5000 to
-5039) and the 47 real photos (the 38 truth photos and 9 unlabelled, corners found): a cell with
-edges on under 4 % of its pixels (Canny 40/100 at 24 px a cell), at least 2 peer spreads from its
-kind of square and no brighter than L* 230 is bare. The real photos' largest group of bare cells
-was 5, the renders' without a hand 14 (glare halos), with a hand 13 and up. Groups of 8 are named
-cell by cell (40 of 40 hands); groups of 16 make the photo unreadable (38 of 40 hands, none of
-the others; ``ReadConfig.max_covered_squares``). On 40 fresh renders of each kind (seeds 7000 to
-7039, ``python -m bench cover``, read as ``tileref read`` reads): 32 of the 40 hands refused, 6
-named, 1 refused as blurred (that check comes first), 1 missed; of the 40 clear boards none
-refused for a cover, and none named since shadows are told apart (below; 1 before); none of the
-31 truth photos with corners refused or named. Of 100
-more clear renders (seeds 2000 to 2099) none was refused and 2 named, and of the 60 of ``python
--m bench offsquare`` none either way, once glare halos were told apart (one of those, a halo over
-20 squares, had been refused). No real photo here has a hand in it: the figures for hands are
-the renderer's.
-
-A deep shadow takes a square's edges below Canny's thresholds and its colour away from its
-kind's, as a hand does; but it keeps the colour's hue and adds none
-(:meth:`_Typical.in_shade`). Told apart, held out on renders no threshold was chosen on: of 200
-clear ones (seeds 2200-2399) one refused as "a hand?" is read, nothing else changed; of 100
-with a hand (seeds 7040-7139) every one ends as before (71 refused, 18 named, 10 missed, 1
-refused as blurred). In ``python -m bench rotations`` two of its four-seat renders had been
-refused so (6036, 6071).
+A cell is bare when it has edges on few of its pixels (:data:`vision.cells.tuning.BARE_EDGES`),
+its face is far from its kind of square's (:data:`vision.cells.tuning.BARE_PEER_SPREADS`) and it is
+no brighter than glare (:data:`vision.cells.tuning.GLARE_LIGHTNESS`); groups of
+:data:`vision.cells.tuning.NAMED_GROUP` are named cell by cell, and more than
+``ReadConfig.max_covered_squares`` make the photo unreadable. A deep shadow takes a square's edges
+and colour away as a hand does, but it keeps the colour's hue and adds none
+(:meth:`_Typical.in_shade`). Chosen on rendered hands (no real photo here has a hand in it) and the
+real photos, and measured by ``python -m bench cover``; the figures are in docs/tuning.md
+("Something over the board").
 """
 
 from __future__ import annotations

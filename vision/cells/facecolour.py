@@ -7,7 +7,8 @@ around it the light it lies in. A face of the tiles' colour far from its own kin
 blank; a face far from the tiles' and near its square's is a square whatever its ink; a letter
 greyed or a face lifted towards white by glare or a sheen is a doubt to name
 (:class:`ColourEvidence`). The model weighs colour against everything else it learnt from few real
-blanks, so these rules stand beside it; how each was measured is in the docstrings below.
+blanks, so these rules stand beside it; how each was measured is in docs/tuning.md ("Colour
+evidence").
 """
 
 from __future__ import annotations
@@ -218,81 +219,21 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
     when each photo is its own yardstick. Only chroma (a*, b*) of a cell's face (its brighter
     half, so no ink or shadow) is compared: lightness is the light's, chroma the material's.
 
-    A cell is a blank when it is farther from its symmetric peers
-    (:func:`vision.cells.cellgrid.symmetric_peers`, the same kind of square; the second nearest,
-    :data:`BLANK_PEER_RANK`) than :data:`BLANK_PEER_SPREADS` times the median of that distance over
-    the photo's letterless cells; nearer the median sure tile than :data:`BLANK_TILE_SPREADS` times
-    the sure tiles' own median distance to it, and nearer it than to that peer (on a board whose
-    squares are the tiles' colour, a clean render, a shade of difference was otherwise five
-    spreads); not darker than the tiles' faces by :data:`WASHED_OUT_SPREADS` of their deviations (a
-    shadow shifts a*, b* too: a beige square half in a tile's shadow was a blank of 14 spreads); and
-    beside a sure letter tile (a blank is part of a word; a washed-out square under a glare halo
-    drifts to a white tile's chroma too).
+    A cell is a blank when its face is far from its own kind of square (:data:`BLANK_PEER_SPREADS`
+    of this photo's spread, the :data:`BLANK_PEER_RANK`-th nearest peer) or from the squares around
+    it (``near``, :func:`near_distance`, :data:`BLANK_NEAR_SPREADS`), near the sure tiles' colour
+    (:data:`BLANK_TILE_SPREADS`), not in shade (:data:`WASHED_OUT_SPREADS`), and beside a sure
+    letter tile: a blank is part of a word. The other way round, a cell read as a tile whose face
+    is far from the tiles' colour (:data:`SQUARE_TILE_SPREADS`) and nearer its peers is a square.
+    A letter greyed by glare or a sheen on a face lifted above the tiles' (:data:`WASHED_LIGHTNESS`,
+    :data:`SHEEN_ABOVE_PEERS`, :data:`FAINT_LETTER_CONTRAST`, :data:`PLAIN_FAINT_LETTER_CONTRAST`,
+    :func:`letters_on_bare_kinds`) is ``washed``: a doubt, named, never a tile by this alone. A
+    board with fewer than :data:`vision.cells.tuning.MIN_SURE_TILES` sure letter tiles (the first
+    moves) takes the tiles' colour from ``likely``, the cells the model finds likely tiles.
 
-    Measured on the truth photos, leave-one-source-out models, found corners (8550 cells): three
-    missed blanks found, no empty cell taken (jheidel 170028 O10, 170320 O10, 170725 O15); with
-    the truth corners two found (170320 O10, ssetser I4), none taken. The thresholds were chosen
-    on every source but jheidel and on 20 renders (found and truth corners, thresholds 3-6 and
-    1.5-3): there 3, 4 and 5 peer spreads tied (two tiles found, no empty cell taken), 2.5 tile
-    spreads took an empty square of a render; 4 is the middle of the tie. Without the neighbour
-    rule eight empty cells of the renders were taken (glare halos); with the nearest peer instead
-    of the second, two on the jheidel photos and one on a render (an empty square whose only
-    unsure peer was a blank).
-
-    The other way round, a cell read as a tile whose face is :data:`SQUARE_TILE_SPREADS` from
-    the tiles' colour and nearer its peers is a square: premium print or a shadow taken for a
-    letter (unless the face is washed out, :data:`WASHED_OUT_SPREADS`). Leave-one-source-out
-    with the truth corners (as a calibration profile or dragged corners give them) it took back
-    four false tiles (DeclanFinerty board_003 E14, B15, F15 and jheidel 170248 D1, 6.3-19
-    spreads) and lost no tile on the photos or the 20 renders; at 4 spreads it lost two (ssetser
-    IMG_2687 L10, L13), at 7 it took back two: 5.5 is the middle of the range that loses none and
-    takes back all four. With found corners it changes nothing.
-
-    A tile under glare is the other way about: its letter greyed, too faint beside the photo's
-    other letters to be sure of, and its face whitened, far from the tiles' colour. The model took
-    such tiles for squares and nothing named them, though "a tile under glare is never silently
-    read as empty": glare is only said where pixels are blown out, and these were short of that.
-    So a letter's shape too faint to be sure of, on a face brighter than the tiles' by
-    :data:`WASHED_OUT_SPREADS` and at least :data:`WASHED_LIGHTNESS`, is ``washed``: a doubt,
-    named, never read as a tile by this alone. On 163 renders of ``bench blanks``' kind (corners
-    given) lettered tiles read as empty with no warning went from 15 to 9 both as the live camera
-    and as ``tileref read`` read, on 182 renders of random positions and conditions from 27 to
-    21; no empty square more was named on either, nor on the truth photos (``tileref eval``, both
-    ways: every figure unchanged). What is left: letters washed away entirely, a thin I (no
-    letter's shape), tiles in a dark photo. A letter a sheen took entirely, on a glossy tile over
-    a dark matte square, is named too: the face lighter than the tiles' and far lighter than its
-    own kind of square bare elsewhere (:data:`SHEEN_ABOVE_PEERS`); the truth photos read as
-    before (``tileref eval``, both ways), and a real photo's silent B1 and C1 are named. And so
-    is a letter greyed fainter than the model counts as ink but still in a letter's shape, on a
-    face lighter than the tiles' (:data:`FAINT_LETTER_CONTRAST`, :func:`_faint_letters`): on light
-    squares, where a sheened face is no lighter than its square; or, a little darker still
-    (:data:`PLAIN_FAINT_LETTER_CONTRAST`), on a plain square's face no darker than the tiles'. A
-    letter's shape on a plain square, on such a face, is named too (:func:`letters_on_bare_kinds`).
-
-    A blank's own kind of square can be far off across the board, in other light: the wooden
-    blank on the jheidel photos' grey plain square O10 was 1.3-3.6 peer spreads from its peers,
-    a doubt at most. The squares around it, in the same light, are a second yardstick
-    (:func:`near_distance`): a candidate as above, nearer the tiles' colour than the squares
-    around it, and :data:`BLANK_NEAR_SPREADS` farther from them than this photo's letterless cells
-    typically are from theirs, is a blank too (``near``). Measured leave-one-source-out: ``tileref
-    eval`` 8 -> 5 wrong cells of 8550 against the corrected truth, 12 -> 8 with the truth corners
-    given (O10 found on 3 and 4 more photos, no cell taken); with the truth corners 17 of the 24
-    blanks of 31 photos are told by colour alone instead of 10, three of them DeclanFinerty's
-    (``tests/test_colour_blanks.py``). On 80 renders (``python -m bench blanks``) blanks missed
-    16 -> 15, 6 -> 5 of them silently, squares taken 28 as before.
-
-    A board with fewer than :data:`vision.cells.tuning.MIN_SURE_TILES` sure letter tiles
-    (the first moves of every game) has no such yardstick, and there the model alone missed whole
-    first words: a thin I, a blank, and then the centre tile too, halved as a lone centre
-    (:func:`vision.cells.occupancy.game_rules`). So with ``likely`` (the cells the model finds
-    likely tiles) the tiles it finds, and a letter on the centre that is not the star, give the
-    tiles' colour instead (``_sparse_evidence``). Measured by ``python -m bench early`` (60
-    positions of one to four words, each rendered under random conditions and clean): letters missed
-    11 -> 5 of 360 and 12 -> 3 of 410, blanks missed 17 -> 9 of 35 and 19 -> 12 of 37, no square
-    taken for a tile before or after. The truth photos, all boards well into a game, read exactly as
-    before (``tileref eval``, both ways). The squares around a cell judge there too: blanks missed 9
-    -> 7 and 12 -> 10 (a blank on the centre, which has no peers; ``tests/test_first_moves.py``), no
-    square taken.
+    Measured by ``tileref eval`` (both ways: found corners and ``--given-corners``) and ``python
+    -m bench blanks``, ``early`` and ``sheen``; each rule's figures, and the thresholds' choice,
+    are in docs/tuning.md ("Colour evidence", and the sections of its knobs).
     """
     sure = sure_letter_tiles(letters)
     letterless = letters[:, LetterFeature.HAS_LETTER] == 0

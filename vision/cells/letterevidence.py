@@ -6,7 +6,7 @@ described by the biggest central blob of ink, its size, and how many word-sized 
 it (:func:`letter_features`); the cells that show a letter beyond doubt are this photo's sure
 letter tiles (:func:`sure_letter_tiles`), the yardstick of the tiles' colour for
 :mod:`vision.cells.facecolour` and :mod:`vision.cells.occupancy`. How each rule was measured is in
-:mod:`vision.cells.occupancy`'s docstring, which weighs this evidence.
+docs/tuning.md ("How the occupancy model was measured").
 """
 
 from __future__ import annotations

@@ -10,99 +10,11 @@ trained on real boards (``python -m lab.train``) weighs it all; its weights are 
 ``vision/models/occupancy.npz``. Rules beside it (:mod:`vision.cells.facecolour`) tell by colour
 what it learnt from too few real photos: blanks, squares, tiles washed out by glare or a sheen.
 
-Measured leave-one-source-out on the 31 truth photos (a repository's photos never in training): the
-earlier design (colour standardised per photo, k-means colour groups) got 391 of 6975 cells wrong;
-letter evidence got 137; a stricter "sure letter tile" (below), no absolute lightness and sure tiles
-counted as tiles get 69 (``python -m lab.train --evaluate``, truth corners). Looking for the
-letter in the cell grown by half a cell (tiles sit off their squares, and a found grid is up to 0.3
-cell off) and an upper size for a sure letter (merged premium print) took ``tileref eval`` (found
-corners, 8550 cells) from 75 to 43 wrong cells, truth corners (6975 cells) from 69 to 54. Training
-on boards rectified with jittered truth corners made it worse (48 -> 62-74). The centre star,
-letter-sized ink, was read as a tile on full boards (one real photo, classic-style renders); it is
-now told by its shape (:func:`vision.cells.letterevidence._is_star`). Tried and dropped: at most two
-letterless tiles a board (real tiles whose letter went unseen were dropped: 49 -> 59), raising
-tile-coloured letterless cells beside tiles as blanks (6 blanks found, as many squares taken: 50 ->
-48 with found corners, 54 -> 59 with truth corners).
-
-The biggest central blob was often no letter: a tile's edge, the shadow it casts on the square below
-or its whole outline is bigger than its letter (a clear A and Z missed, shadowed squares taken for
-tiles). Lines and outlines are now no letter (:data:`vision.cells.tuning.LINE_WIDTH`,
-:data:`vision.cells.tuning.FRAME_FILL`), and a national letter's two dots may stand beside
-its value (:data:`vision.cells.tuning.MAX_TILE_WORD_BLOBS`: three umlaut tiles had been
-missed). Leave-one-source-out: found corners 47 -> 39 wrong of 8550 cells, truth corners 53 -> 48 of
-6975.
-
-A blank on a premium square was still missed: compared with the board's letterless cells at large,
-a beige blank on a red triple-word square is as close to the beige plain squares as to the tiles.
-Its own symmetric peers (:func:`_peer_likeness`) are red. With that feature, and occupancy trained
-on the truth with its errata applied (``lab/data/truth_errata.csv``: blanks the truth left out,
-cells under a sticky note), leave-one-source-out (tile models unchanged): found corners 31 -> 30
-wrong of 8550 cells against the truth files, 25 -> 22 against the corrected truth; truth corners
-40 -> 34 and 34 -> 24 (missed tiles 14 -> 6). Each half alone helped too (truth corners,
-corrected: peers 27, errata 28).
-
-Most false tiles left were a thin blob taken for the letter: a tile's edge or the shadow it casts
-beside an empty square (0.6-0.8 of a cell long, two pixels of 24 thick: shorter than a line),
-or a line of premium print ("DOUBLE", "PODWOJNA") merged into one flat blob. The perceptron saw
-the blob's height and width, not its shape whichever way it is turned; the blob's thickness
-(its smaller side) and its aspect (smaller over larger side) are now features of their own.
-Leave-one-source-out (``tileref eval``, found corners, 8550 cells) with the perceptrons averaged
-over ten seeds and trained 80 epochs (:data:`lab.train.OCCUPANCY_SEEDS`): see the commit
-that made this change for the figures; a scratch run of occupancy alone measured 22 -> 13 wrong
-against the corrected truth (13 -> 6 false tiles, 9 -> 7 missed), the training change alone
-22 -> 20, the features alone 22 -> 15-17 over three seed offsets. Counting merged print lines
-as a feature (several flat blobs on a premium square) measured no better and was dropped.
-
-A blank on a plain square (jheidel 2015, O10 in nine photos) was missing from the truth and is now
-in the errata, so occupancy is trained and scored with it as a tile. Scratch run of occupancy alone,
-leave-one-source-out, ten perceptrons averaged, summed over three seed offsets (0, 10, 20), against
-the corrected truth with those nine blanks: found corners 65 -> 45 wrong (18 -> 12 false tiles, 47
--> 33 missed), truth corners 83 -> 50 (38 -> 23 false, 45 -> 27 missed), with
-:data:`PEER_LIGHTNESS_WEIGHT` a quarter (was a half) and
-:data:`vision.cells.tuning.CENTRAL_OFFSET` 0.5 (was 0.45). Each alone: lightness 51 / 55
-(found / truth corners), offset 59 / 68. ``tileref eval`` (found corners, one seed offset, corrected
-truth): 22 -> 15 wrong of 8550 (7 -> 4 false tiles, 15 -> 11 missed). Tried and dropped: peers
-compared by face colour rather than the cell's mean (45 / 48, no better), lightness counted a
-quarter in the face-colour likeness too (51 / 54), a likeness to the nearest tiles and letterless
-cells within three squares (worse: 13 -> 18 for one seed offset, before the errata), a hairline blob
-(one pixel thick) chosen as the letter only when nothing thicker is there (39 -> 40 / 51 -> 49,
-before the errata: noise).
-
-Those blanks were still missed in most photos: no other source has a blank on a square of another
-colour, so the model never learnt to trust colour that far. A rule beside the model now finds a
-blank by its face's chroma against its own peers and the photo's tiles, and a square taken for a
-tile the other way round (:func:`vision.cells.facecolour.colour_evidence`): ``tileref eval`` 15 ->
-12 wrong cells of 8550 against the corrected truth (three blanks found, no cell taken), and with the
-truth corners given (``--given-corners``) 20 -> 14.
-
-What is left: occupancy alone (``python -m bench occupancy``: found corners, the grid's five looks,
-models trained without the photo's source, no letters read) is 9 cells wrong of 8550 for each of
-three seeds of the perceptrons, the same cells every time: the jheidel blank on O10 in five photos
-(1.4-3.3 peer spreads from its plain square, the model's probability 0.02-0.34), the blurred
-170755's blank on O15 and I on A13 (which the reader then finds off its square), and 170725's D11
-and C12 beside a tile in an oblique view. Tried and dropped, each worse for all three seeds (9 wrong
-before): the tile-face distance of :func:`vision.cells.letterevidence.letter_features` with
-lightness counted a quarter, as between peers (12; on 100 renders fewer tiles missed, 99 -> 94, but
-more of them silently, 21 -> 24); the letter blob's offset from the cell's centre as a feature
-(10-11); the ring of :func:`_body_likeness` with the middle three quarters of the cell masked, not
-the middle half (11-13); every feature taken from the board's own plane, or 0.08 cell above it,
-instead of the tile faces' (9-10, both of 170725's squares still taken; 10-11); 60 rendered boards
-with four blanks each in training instead of 20 with two (14; on the renders 99 -> 83 tiles missed).
-No better: :data:`vision.cells.tuning.SURE_MIN_CONTRAST` 0.35 (9: D11 read empty, as no real
-letter on a truth tile is under 0.35, but a ssetser square taken). Measured by hand and not built,
-on the jheidel 2015 photos: a blank's wood grain (median absolute high-pass of its face at 48 px a
-cell: 0.6-3.1 on the blanks, the empty squares' median 0.5-1.1 and 90th percentile 0.7-2.8) and the
-printed line between O10 and the empty O11 below it, which the blank might hide (brighter than the
-dimmest tenth of the lines between two empty squares on two of eight photos, within 5 grey levels of
-it on four more): neither tells this blank from its square.
-
-What told it was a nearer yardstick: the squares around the blank, in the same light, rather than
-its peers across the board (:func:`vision.cells.facecolour.near_distance`,
-:data:`vision.cells.tuning.BLANK_NEAR_SPREADS`). Occupancy alone 9 -> 6 wrong for each of the
-three seeds (the blank on O10 found in three more photos), ``tileref eval`` 8 -> 5 of 8550 against
-the corrected truth (found corners; no cell taken) and 12 -> 8 with the corners given. Left: O10 in
-170737 and 170803 (the squares around it 3.1-3.4 of this photo's spreads in the grid as found, under
-the 3.5 that no empty square reaches), 170755's O15 and A13, 170725's D11 and C12.
+Each feature and rule is here because it measured better than the design before it,
+leave-one-source-out on the truth photos: ``python -m bench occupancy`` scores occupancy alone in
+about a minute (found corners, three seeds of the perceptrons), ``tileref eval`` the whole reader.
+The history, with what was tried and dropped and the figures, is in docs/tuning.md ("How the
+occupancy model was measured").
 """
 
 from __future__ import annotations
@@ -188,13 +100,13 @@ def cell_features(board: RectifiedBoard) -> np.ndarray:
                             border], axis=1)
     letters = board_letters(board)
     sure = sure_letter_tiles(letters)
-    body = _body_likeness(board, letters, sure)
-    peers = _peer_likeness(whole, sure)
+    body = body_likeness(board, letters, sure)
+    peers = peer_likeness(whole, sure)
     return np.concatenate([local / 100.0, letters, body[:, None], peers[:, None]],
                           axis=1).astype(np.float32)
 
 
-def _body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
+def body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """(225,) in -1..1: how much more a cell's ring looks like this photo's sure letter tiles
     (``sure``, :func:`vision.cells.letterevidence.sure_letter_tiles` of ``letters``) than like its
     letterless cells.
@@ -241,7 +153,7 @@ def _body_likeness(board: RectifiedBoard, letters: np.ndarray, sure: np.ndarray)
     return ((to_plain - to_tile) / (to_plain + to_tile + 1e-6)).astype(np.float32)
 
 
-def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
+def peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
     """(225,) in -1..1: how much more a cell's mean colour (Lab, ``colours``) looks like this
     photo's sure letter tiles (``sure``, :func:`vision.cells.letterevidence.sure_letter_tiles`) than
     like its nearest symmetric peer (:func:`vision.cells.cellgrid.symmetric_peers`) that is no sure
@@ -257,8 +169,8 @@ def _peer_likeness(colours: np.ndarray, sure: np.ndarray) -> np.ndarray:
     the photo too few sure tiles to give a tile colour.
 
     Measured leave-one-source-out with the truth errata in training (``tileref eval`` and a
-    scratch run with the truth corners): see the module docstring. Nothing here was tuned on
-    the photos: the lightness weight and the 3rd-nearest tile are :func:`_body_likeness`'s.
+    scratch run with the truth corners): see docs/tuning.md. Nothing here was tuned on
+    the photos: the lightness weight and the 3rd-nearest tile are :func:`body_likeness`'s.
     On 12 rendered boards with two blanks on premium squares each, blanks outrank empty cells
     with an AUC of 0.996 (``tests/test_occupancy.py``).
     """
@@ -396,4 +308,5 @@ def _load(path: str) -> OccupancyModel:
     return OccupancyModel(Mlp.load(Path(path)))
 
 
-__all__ = ["LOCAL_FEATURES", "OccupancyModel", "cell_features", "game_rules"]
+__all__ = ["LOCAL_FEATURES", "OccupancyModel", "body_likeness", "cell_features", "game_rules",
+           "peer_likeness"]

@@ -16,7 +16,7 @@ averaged with the perceptron's vote, when its weights are stored beside the perc
 ``tiles_cnn.npz``. None are committed: measured end to end (``tileref eval``, leave-one-source-
 out) the pair read 1446 of 1457 English letters where the perceptron alone reads 1444, and 1648
 of 1671 letters of every set where it reads 1651, and from another seed 1442 and 1644 (see
-:mod:`lab.train_cnn`): not worth ~4 % more time a photo.
+docs/tuning.md, "A tile network, measured and not kept"): not worth ~4 % more time a photo.
 """
 
 from __future__ import annotations
