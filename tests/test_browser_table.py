@@ -22,7 +22,7 @@ from lab.render import RenderOptions, render_board_photo
 from referee.boardtext import Tile
 from referee.cells import Cell
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}

@@ -193,6 +193,7 @@ def test_an_empty_board_has_no_blanks_by_colour() -> None:
     assert not (OccupancyModel.load().tile_probability(board) >= 0.5).any()
 
 
+@pytest.mark.slow
 def test_colour_evidence_makes_a_blank_a_tile_and_half_of_it_a_doubt_the_reading_names() -> None:
     # Half the evidence of a blank keeps a cell empty, at a probability the reader names
     # ("unsure whether ... holds a tile"); the whole of it makes a tile.
@@ -224,6 +225,7 @@ def test_no_tile_of_any_truth_photo_is_taken_for_a_square_by_colour() -> None:
     assert {"E14", "B15", "F15"} <= squares_named["DeclanFinerty__scrabble-vision__board_003.jpeg"]
 
 
+@pytest.mark.slow
 def test_a_square_by_colour_is_no_tile_even_with_a_letter_like_blob() -> None:
     (name, board, occupied, _), = [p for p in _truth_photos() if p[0] == WOODEN_BLANK_PHOTO]
     features = cell_features(board)

@@ -190,6 +190,7 @@ def test_a_still_camera_is_read_until_its_readings_agree_then_answered_at_once(
     assert answers[-1]["verdict"] is None
 
 
+@pytest.mark.slow
 def test_a_hands_free_play_still_reaches_the_table_until_it_is_judged(
         client, make_game, board, monkeypatch):
     """Hands-free (``commit: "auto"``), the table's own clock judges a play once the board has
@@ -217,6 +218,7 @@ def test_a_hands_free_play_still_reaches_the_table_until_it_is_judged(
     assert any(answer["verdict"] is not None for answer in later)
 
 
+@pytest.mark.slow
 def test_a_tile_put_down_is_read_until_the_readings_agree_on_it(client, make_game, board):
     """Tiles put down on a still board: the first readings of the new picture are outvoted by
     the earlier ones (the empty board), so the same picture keeps reaching the table until its

@@ -8,6 +8,7 @@ import io
 import re
 
 import cv2
+import pytest
 
 from lab.render import RenderOptions, render_board_photo
 from referee.boardtext import Tile
@@ -47,6 +48,7 @@ def test_bad_corners_keep_the_form(client):
     assert "corners must be four [x, y] points" in html and 'name="photo"' in html
 
 
+@pytest.mark.slow
 def test_the_overlays_legend_names_the_colours_it_is_drawn_in(client):
     from vision import overlay
 
@@ -64,6 +66,7 @@ def test_the_overlays_legend_names_the_colours_it_is_drawn_in(client):
         assert words in legend
 
 
+@pytest.mark.slow
 def test_the_dispute_board_is_tappable_and_drawn_again_when_fixed(client):
     html = client.get(upload(client, photo()).headers["Location"]).get_data(as_text=True)
     assert '<svg class="board interactive"' in html and 'id="fix-dialog"' in html
@@ -83,6 +86,7 @@ def test_the_dispute_board_is_tappable_and_drawn_again_when_fixed(client):
     assert refused.status_code == 400
 
 
+@pytest.mark.slow
 def test_a_dispute_judged_shows_the_fixed_board_and_the_play_apart(client):
     location = upload(client, photo()).headers["Location"]
     html = client.get(location).get_data(as_text=True)

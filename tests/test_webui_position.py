@@ -42,6 +42,7 @@ def read(client, photo: bytes, **fields: str):
                                                **fields}, content_type="multipart/form-data")
 
 
+@pytest.mark.slow
 def test_a_photo_of_the_table_is_read_as_the_position_in_the_south_view(client):
     """A camera at North's side sees the board upside down; the position is the South view."""
     answer = read(client, photo_of(ON_THE_TABLE, turned=True), ruleset="archipelago",
