@@ -135,33 +135,38 @@ def _six_folds(power: np.ndarray, low: float, high: float, tries: int = 4,
     may be (a lattice seen at a slant, not yet rectified)."""
     n = power.shape[0]
     radius, angle, lower = _polar(n)
-    annulus = (radius >= low) & (radius <= high) & lower  # half plane: P(f) = P(-f)
+    # Only the bins a peak may be in (one half plane: P(f) = P(-f)), as flat arrays.
+    band = lower & (radius >= low / (1.4 * skew)) & (radius <= high * 1.4 * skew)
+    flat = np.flatnonzero(band)
+    r, a, p = radius.ravel()[flat], angle.ravel()[flat], power.ravel()[flat]
+    annulus = (r >= low) & (r <= high)
     if not annulus.any():
         return []
-    background = max(float(np.median(power[annulus])), 1e-12)
-    values = np.where(annulus, power, -1.0)
+    background = max(float(np.median(p[annulus])), 1e-12)
+    values = np.where(annulus, p, -1.0)
     found: list[tuple[np.ndarray, float]] = []
     for _ in range(tries):
-        y, x = divmod(int(np.argmax(values)), n)
-        if values[y, x] <= 0:
+        best = int(np.argmax(values))
+        if values[best] <= 0:
             break
+        y, x = divmod(int(flat[best]), n)
         first = _refined_peak(power, y, x) - n // 2
         length = float(np.linalg.norm(first))
         base = math.degrees(math.atan2(first[1], first[0]))
         # Not this peak again, nor the others of its lattice.
         for turn in (0.0, 60.0, 120.0):
-            off = np.abs((angle - base - turn + 90) % 180 - 90)
-            values[(off <= 8) & (np.abs(radius - length) <= max(2.0, 0.08 * length))] = -1.0
+            off = np.abs((a - base - turn + 90) % 180 - 90)
+            values[(off <= 8) & (np.abs(r - length) <= max(2.0, 0.08 * length))] = -1.0
         peaks = [first]
         strengths = [float(power[y, x])]
         for turn in (60.0, 120.0):
             target = base + turn
-            off = np.abs((angle - target + 90) % 180 - 90)  # the peak or its mirror
-            near = (off <= 12 * skew) & (radius >= length / (1.33 * skew)) & (
-                radius <= length * 1.33 * skew)
+            off = np.abs((a - target + 90) % 180 - 90)  # the peak or its mirror
+            near = (off <= 12 * skew) & (r >= length / (1.33 * skew)) & (
+                r <= length * 1.33 * skew)
             if not near.any():
                 break
-            py, px = divmod(int(np.argmax(np.where(near, power, -1.0))), n)
+            py, px = divmod(int(flat[int(np.argmax(np.where(near, p, -1.0)))]), n)
             peak = _refined_peak(power, py, px) - n // 2
             # The representative pointing within 90 degrees of ``target``.
             if math.cos(math.radians(math.degrees(math.atan2(peak[1], peak[0])) - target)) < 0:
@@ -496,7 +501,7 @@ def _cell_extent(gray: np.ndarray, board_to_photo: np.ndarray, size: int,
     return axial, np.clip((aligned / level[:, None]).min(axis=0), -1.0, 1.5)
 
 
-def _plate_centre(gray: np.ndarray, lab: np.ndarray, board_to_photo: np.ndarray, size: int
+def _plate_centre(gray: np.ndarray, colour: np.ndarray, board_to_photo: np.ndarray, size: int
                   ) -> tuple[np.ndarray, float]:
     """The lattice step (q, r) to the board's true centre cell, and how alike the board's
     six sides look about it (mean correlation, 1 at best).
@@ -510,13 +515,14 @@ def _plate_centre(gray: np.ndarray, lab: np.ndarray, board_to_photo: np.ndarray,
     all 60.
     """
     extent = playing_radius(size) + PROFILE_REACH + 2 * MAX_SHIFT + 0.5
-    rectified, to_photo = _warp(lab, board_to_photo, extent)
-    valid = cv2.warpPerspective(np.ones(lab.shape[:2], np.uint8), to_photo,
+    rectified, to_photo = _warp(colour, board_to_photo, extent)
+    lab = cv2.cvtColor(rectified.astype(np.float32) / 255, cv2.COLOR_BGR2LAB)
+    valid = cv2.warpPerspective(np.ones(colour.shape[:2], np.uint8), to_photo,
                                 rectified.shape[1::-1],
                                 flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     valid = cv2.erode(valid, np.ones((5, 5), np.uint8))
-    edges = np.where(valid > 0, _colour_edges(rectified), np.nan).astype(np.float32)
+    edges = np.where(valid > 0, _colour_edges(lab), np.nan).astype(np.float32)
     axial, cellness = _cell_extent(gray, board_to_photo, size, size + 2 * MAX_SHIFT + 2)
     centre = np.zeros(2, np.int64)
     scores: dict[tuple[int, int], tuple[float, float]] = {}
@@ -670,11 +676,11 @@ def _coarser(gray: np.ndarray, board_to_photo: np.ndarray, size: int) -> np.ndar
     return board_to_photo @ move
 
 
-def fit_lattice(gray: np.ndarray, lab: np.ndarray, size: int, *,
+def fit_lattice(gray: np.ndarray, colour: np.ndarray, size: int, *,
                 corners: np.ndarray | None = None, ellipse: tuple | None = None,
                 start: np.ndarray | None = None) -> Lattice | None:
-    """The cells of a side-``size`` board in ``gray`` (float32 photo; ``lab``, the same in
-    float32 Lab, is for the plate's edge) from a candidate: a hexagon (``corners``, photo
+    """The cells of a side-``size`` board in ``gray`` (float32 photo; ``colour``, the same in
+    BGR, is for the plate's edge) from a candidate: a hexagon (``corners``, photo
     pixels, clockwise), an ellipse (OpenCV's rotated rectangle of one) or a rough map of the
     lattice itself (``start``, from :func:`lattice_starts`). None when no lattice of cells is
     there."""
@@ -711,7 +717,7 @@ def fit_lattice(gray: np.ndarray, lab: np.ndarray, size: int, *,
         if refined is None:
             return None
     board_to_photo = refined[0]
-    shift, symmetry = _plate_centre(gray, lab, board_to_photo, size)
+    shift, symmetry = _plate_centre(gray, colour, board_to_photo, size)
     if shift.any():
         move = np.eye(3)
         move[:2, 2] = shift @ LATTICE

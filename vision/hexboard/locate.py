@@ -29,6 +29,8 @@ DARK_P99 = 30.0  # the brightest 1 % of the photo below this grey: too dark
 BLUR_SHARPNESS = 12.0  # variance of the Laplacian of an 800 px copy below this: too blurry
 MIN_COHERENCE = 0.5  # a lattice whose cells agree less than this is not a board
 CANDIDATES = 4  # plate candidates tried, the likeliest first
+CLEAR_COHERENCE = 0.75  # a lattice this coherent ...
+CLEAR_SYMMETRY = 0.6  # ... and sides this alike is taken without trying the other candidates
 CUT_SLACK = 0.01  # of the photo's longer side: a corner this near the edge is on it
 
 
@@ -105,23 +107,24 @@ def locate_board(image: np.ndarray, size: int) -> BoardPose:
     gray8 = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     check_light(gray8)
     gray = gray8.astype(np.float32)
-    lab = cv2.cvtColor(work.astype(np.float32) / 255, cv2.COLOR_BGR2LAB)
     found: list[tuple[float, Lattice]] = []
     candidates, blobs = outlines(work)
     for candidate in candidates[:CANDIDATES]:
-        lattice = fit_lattice(gray, lab, size, corners=candidate.corners)
+        lattice = fit_lattice(gray, work, size, corners=candidate.corners)
         if lattice is None or lattice.coherence < MIN_COHERENCE:
             continue
         found.append((lattice.coherence + 0.5 * lattice.symmetry, lattice))
+        if lattice.coherence >= CLEAR_COHERENCE and lattice.symmetry >= CLEAR_SYMMETRY:
+            break  # as clear a board as a photo shows: the other candidates cannot beat it
     if not found:  # no hexagon held a board: the large blobs' ellipses, then the cells alone
         for blob in blobs[:CANDIDATES]:
-            lattice = fit_lattice(gray, lab, size, ellipse=blob.ellipse)
+            lattice = fit_lattice(gray, work, size, ellipse=blob.ellipse)
             if lattice is None or lattice.coherence < MIN_COHERENCE:
                 continue
             found.append((lattice.coherence + 0.5 * lattice.symmetry, lattice))
     if not found:
         for start in lattice_starts(gray, size):
-            lattice = fit_lattice(gray, lab, size, start=start)
+            lattice = fit_lattice(gray, work, size, start=start)
             if lattice is None or lattice.coherence < MIN_COHERENCE:
                 continue
             found.append((lattice.coherence + 0.5 * lattice.symmetry, lattice))
