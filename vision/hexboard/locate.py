@@ -107,44 +107,46 @@ def locate_board(image: np.ndarray, size: int) -> BoardPose:
     gray8 = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
     check_light(gray8)
     gray = gray8.astype(np.float32)
-    found: list[tuple[float, Lattice]] = []
+    to_photo = np.diag([1 / scale, 1 / scale, 1.0])
+    whole: list[tuple[float, BoardPose]] = []
+    cut_off: list[tuple[float, list[str]]] = []
+
+    def consider(lattice: Lattice | None) -> bool:
+        """Keep a lattice that is a board; True when it is as clear a board as photos show."""
+        if lattice is None or lattice.coherence < MIN_COHERENCE:
+            return False
+        score = lattice.coherence + 0.5 * lattice.symmetry
+        homography, corners = _upright(lattice, size)
+        corners = corners / scale
+        cut = _cut_sides(corners, width, height)
+        if cut:  # a board running off the photo, or a lattice placed wrong: look on
+            cut_off.append((score, cut))
+            return False
+        whole.append((score, BoardPose(to_photo @ homography, corners, lattice.coherence,
+                                       lattice.cell_coherence, size)))
+        return lattice.coherence >= CLEAR_COHERENCE and lattice.symmetry >= CLEAR_SYMMETRY
+
     candidates, blobs = outlines(work)
     for candidate in candidates[:CANDIDATES]:
-        lattice = fit_lattice(gray, work, size, corners=candidate.corners)
-        if lattice is None or lattice.coherence < MIN_COHERENCE:
-            continue
-        found.append((lattice.coherence + 0.5 * lattice.symmetry, lattice))
-        if lattice.coherence >= CLEAR_COHERENCE and lattice.symmetry >= CLEAR_SYMMETRY:
-            break  # as clear a board as a photo shows: the other candidates cannot beat it
-    if not found:  # no hexagon held a board: the large blobs' ellipses, then the cells alone
+        if consider(fit_lattice(gray, work, size, corners=candidate.corners)):
+            break  # the other candidates cannot beat it
+    if not whole:  # no hexagon held a board: the large blobs' ellipses, then the cells alone
         for blob in blobs[:CANDIDATES]:
-            lattice = fit_lattice(gray, work, size, ellipse=blob.ellipse)
-            if lattice is None or lattice.coherence < MIN_COHERENCE:
-                continue
-            found.append((lattice.coherence + 0.5 * lattice.symmetry, lattice))
-    if not found:
+            consider(fit_lattice(gray, work, size, ellipse=blob.ellipse))
+    if not whole:
         for start in lattice_starts(gray, size):
-            lattice = fit_lattice(gray, work, size, start=start)
-            if lattice is None or lattice.coherence < MIN_COHERENCE:
-                continue
-            found.append((lattice.coherence + 0.5 * lattice.symmetry, lattice))
-    if not found:
-        if sharpness(gray8) < BLUR_SHARPNESS:
-            raise ImageQualityError(
-                f"photo too blurry to find the board (sharpness {sharpness(gray8):.0f})")
-        raise BoardNotFoundError(f"no hexagonal board with {size} cells a side found in the "
-                                 "photo")
-    lattice = max(found, key=lambda item: item[0])[1]
-    homography, corners = _upright(lattice, size)
-    to_photo = np.diag([1 / scale, 1 / scale, 1.0])
-    homography = to_photo @ homography
-    corners = corners / scale
-    cut = _cut_sides(corners, width, height)
-    if cut:
+            consider(fit_lattice(gray, work, size, start=start))
+    if whole:
+        return max(whole, key=lambda item: item[0])[1]
+    if cut_off:
+        cut = max(cut_off, key=lambda item: item[0])[1]
         raise BoardNotFoundError(
             f"the board is cut off by the photo's {' and '.join(cut)} edge: step back or "
             "move the camera so all six corners show")
-    return BoardPose(homography, corners, lattice.coherence, lattice.cell_coherence, size)
+    if sharpness(gray8) < BLUR_SHARPNESS:
+        raise ImageQualityError(
+            f"photo too blurry to find the board (sharpness {sharpness(gray8):.0f})")
+    raise BoardNotFoundError(f"no hexagonal board with {size} cells a side found in the photo")
 
 
 __all__ = ["BoardPose", "check_light", "locate_board", "sharpness"]
