@@ -5,20 +5,20 @@ on them (stones of any colour, or none), the board's edges of light and colour r
 to cell. Seen through a map that roughly undoes the camera's tilt (the candidate's hexagon made
 regular, or its ellipse made round), that repetition is three pairs of peaks in the spectrum of
 the board's gradients, 60 degrees apart: they give the cells' width and the lattice's turn, and
-their phases where the cell centres are (a cell's pattern is symmetric about its centre, which
-fixes the phases' sign by their closure, so centres are never mistaken for the corners or edges
-between cells).
+their phases where the cells are. The phases alone cannot tell a cell's centre from the middle
+of an edge or a corner between cells; the board turned by 60 degrees about a cell's centre
+looks the same, about the others it does not, and that decides. A lattice finer than the cells
+(cells and corners together) is caught the same way: its points come in looks of two kinds.
 
 Then the fit is made exact where it counts, at the cells: the same three frequencies,
 demodulated and pooled over a cell, tell at every cell how far its pattern lies from where the
-current homography puts it, and a new homography is fitted to those measured centres, a few
-times over. A table's texture has no such lattice, so how much of each cell's pattern agrees
+current homography puts it, and a new homography is fitted to those measured centres, from the
+middle out. A table's texture has no such lattice, so how much of each cell's pattern agrees
 with the lattice (``coherence``) is what tells a board from a patch of table.
 
-Which lattice point is the board's centre cell is settled last, by symmetry: a board is the same
-on its six sides (the plate's edge, a printed frame, the last row of cells all lie as far from
-the centre on each side), so the centre is the lattice point about which the profiles across
-opposite sides mirror each other best.
+Which lattice point is the board's centre cell is settled last (:func:`_plate_centre`): about
+it, and no other, the board's six sides look alike and the cells end ``size - 1`` steps out on
+every side.
 """
 
 from __future__ import annotations
