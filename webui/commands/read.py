@@ -33,6 +33,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--tiles", default="english", help="tile set (english, german, polish)")
     parser.add_argument("--south", choices=("bottom", "auto"), default="bottom",
                         help="bottom: South is the photo's bottom; auto: turn so letters stand up")
+    parser.add_argument("--islands", action="store_true",
+                        help="a hexhex board with coloured stones (islands), not a Scrabble board")
+    parser.add_argument("--size", type=int, metavar="N",
+                        help="with --islands: the board's side in cells (3-10, default 7)")
     parser.set_defaults(func=run)
 
 
@@ -52,7 +56,41 @@ def parse_corners(text: str) -> list[tuple[float, float]]:
     return points
 
 
+def run_islands(args: argparse.Namespace) -> int:
+    """``--islands``: FORMATS.md's islands board text (or JSON) of a hexhex board photo."""
+    from vision import VisionError, load_image, save_overlay
+    from vision.hexboard import draw_hex_overlay, read_hex_board
+
+    try:
+        scrabble_only = [flag for flag, given in (
+            ("--corners", args.corners is not None), ("--calibration", bool(args.calibration)),
+            ("--tiles", args.tiles != "english"), ("--south", args.south != "bottom")) if given]
+        if scrabble_only:
+            raise ValueError(f"{scrabble_only[0]} is for a Scrabble board, not with --islands")
+        image = load_image(args.photo)
+        reading = read_hex_board(image, 7 if args.size is None else args.size)
+        if args.overlay:
+            save_overlay(draw_hex_overlay(image, reading), args.overlay)
+    except (VisionError, ValueError, OSError) as error:
+        message = " ".join(str(error).split()) or type(error).__name__
+        print(f"tileref read: {message}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(reading.to_json_text())
+    else:
+        sys.stdout.write(reading.board_text())
+        for warning in reading.warnings:
+            print(f"# warning: {warning}")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.islands:
+        return run_islands(args)
+    if args.size is not None:
+        print("tileref read: --size is the side of an islands board: give it with --islands",
+              file=sys.stderr)
+        return 2
     from vision import DISPUTE_CONFIG, VisionError, load_image, read_board, said_once
 
     try:
