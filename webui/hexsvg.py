@@ -47,6 +47,12 @@ OUTLINE = {"W": "#9e9e9e"}
 UNKNOWN_FILL = "#9e9e9e"
 
 
+def stone_look(colour: str) -> dict[str, str]:
+    """How a stone of ``colour`` is drawn, for a page's own chips and banners: ``{"fill",
+    "ink"}`` (the letter's colour on it)."""
+    return {"fill": STONE_FILL.get(colour, UNKNOWN_FILL), "ink": LETTER_FILL.get(colour, "#ffffff")}
+
+
 def _corner(cx: float, cy: float, k: int) -> tuple[float, float]:
     """Corner ``k`` of a pointy-topped hexagon (0 is the top one, then clockwise), in units."""
     angle = math.radians(-90 + 60 * k)
@@ -182,8 +188,8 @@ def _cell(name: str, cx: float, cy: float, stone: str | None, marks: tuple[str, 
 
 
 def _stone(colour: str, cx: float, cy: float, faded: bool) -> str:
-    fill = STONE_FILL.get(colour, UNKNOWN_FILL)
-    ink = LETTER_FILL.get(colour, "#ffffff")
+    look = stone_look(colour)
+    fill, ink = look["fill"], look["ink"]
     opacity = ' opacity="0.72"' if faded else ""
     return (f'<g class="stone"{opacity}>'
             f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{STONE * CELL:.1f}" fill="{fill}" '
