@@ -171,3 +171,39 @@ def test_the_islands_pages_fit_a_phone_and_a_tablet(live_server, browser, viewpo
     page.select_option("#ruleset", "islands")
     assert page.evaluate(PAGE_FITS)
     page.screenshot(path=f"/tmp/tileref-{viewport['width']}-islands-new.png", full_page=True)
+
+
+def test_stones_the_camera_sees_are_shown_then_judged_on_done(live_server, playwright_instance,
+                                                             app) -> None:
+    """The live page of an islands game: the camera's stones (a reading in the hex reader's
+    shape, fed to the table as the frame route would) appear on the board as not judged, with
+    the referee's preview, and Done judges them. This browser has no camera, so only the
+    readings the test gives reach the table."""
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from test_islands_live import seen
+
+    created = call(f"{live_server.url}/api/games", {
+        "ruleset": "islands", "options": {"size": 4},
+        "players": [{"name": "Ann", "colour": "R"}, {"name": "Bo", "colour": "B"}]})
+    game = created["id"]
+    browser = playwright_instance.chromium.launch(
+        executable_path=CHROMIUM, args=[arg for arg in CHROMIUM_ARGS if "fake-device" not in arg])
+    try:
+        page = browser.new_page(viewport=TABLET)
+        page.goto(f"{live_server.url}/games/{game}/live#token={created['token']}")
+        page.wait_for_selector("#live-waiting:has-text('No camera')")
+        service = app.extensions["tileref"].table
+        table = service.live_table(game)
+        for _ in range(2):
+            service.judge_reading(game, table, seen({"d4": "R"}))
+        page.wait_for_selector(".hexcell.mark-provisional[data-cell=d4][data-stone=R]")
+        laying = shown(page, "#laying")
+        assert "Ann (red) is placing red d4 (1 of 1 stone allowed)." in laying
+        assert "Not judged yet: say Done when the stones are down." in laying
+        act(page, lambda: page.click("button[data-action=done]"))
+        assert "Ann (red) placed red d4 (1 of 1 stone allowed)." in shown(page, "#verdict")
+        assert "camera" in shown(page, ".log")
+        assert page.locator(".hexcell.mark-placed[data-cell=d4][data-stone=R]").count() == 1
+        page.screenshot(path="/tmp/tileref-islands-live.png")
+    finally:
+        browser.close()

@@ -32,6 +32,12 @@ NO_CLEAR_VIEW = ("the camera has had no clear view of the board since it changed
 STILL_THE_JUDGED_BOARD = ("the board still shows the play just refused: put it right, or take "
                           "the tiles back")
 """While the board shows exactly what was last judged and refused."""
+STILL_THE_JUDGED_STONES = ("the board still shows the stones last judged: take off the stones "
+                           "of a move taken back, or put right what was refused")
+"""The same, on a board of stones (islands)."""
+NO_CORRECTIONS = ("a cell of this board is not corrected by tapping it: tap the cells of the "
+                  "stones placed on the table screen, then Done")
+"""A correction asked of a board whose cells are not corrected (islands: a tap places a stone)."""
 
 
 def provisional_said(provisional: Mapping[str, Any], names: Mapping[str, str] | None,
@@ -53,7 +59,12 @@ def provisional_said(provisional: Mapping[str, Any], names: Mapping[str, str] | 
     return {"headline": headline + ".", "details": details, "placed": placed}
 
 
-def not_judged_yet(commit: Any, finished: str = "the word is finished") -> str:
+WORD_FINISHED = "the word is finished"
+STONES_DOWN = "the stones are down"
+"""When the mover says Done, on the square board and on a board of stones."""
+
+
+def not_judged_yet(commit: Any, finished: str = WORD_FINISHED) -> str:
     """What the table adds while it shows a play being laid (``commit``: the game's
     :class:`webui.turns.Commit`; ``finished``: when the mover says Done)."""
     if commit.hands_free:
@@ -302,7 +313,7 @@ def stones_laying_said(stones: Sequence[Sequence[str]], preview: Mapping[str, An
         details.append("Not judged yet: tap a stone to take it back, or Done when these are "
                        "the stones.")
     else:
-        details.append(sentence(not_judged_yet(commit, "the stones are down")))
+        details.append(sentence(not_judged_yet(commit, STONES_DOWN)))
     return {"headline": f"{who} is placing {stones_said(stones)}{count}.",
             "details": details, "legal": legal}
 

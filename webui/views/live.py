@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, url_for
 
+from webui.boardkinds import kind_of
 from webui.screens import panel_context
 from webui.services import services
 from webui.views.common import authorise, bearer_token, image_bytes, json_body, token_for
@@ -53,7 +54,7 @@ def _with_words(game_id: str, answer: dict[str, Any]) -> dict[str, Any]:
     verdict = answer["verdict"]
     game = services().store.session(game_id).game
     answer["said"] = None if verdict is None else describe(
-        verdict, None, labels(game.players), game.standing)
+        verdict, None, labels(game.players), game.standing, kind_of(game).corrects)
     return answer
 
 
