@@ -15,6 +15,7 @@ from flask import Blueprint, get_template_attribute, redirect, render_template, 
 from referee.errors import SetupError
 from referee.game import find_ruleset
 from referee.hexboard import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, PALETTE
+from referee.islands import DEFAULT_COLOURS
 from webui.errors import ServiceError
 from webui.photos import tile_set_option
 from webui.positions import check_position
@@ -57,7 +58,8 @@ def index() -> Any:
                for value, label in GAME_CHOICES.items()]
     return render_template("index.html", games=recent_games(services(), 12), seats=SEAT_NAMES,
                            choices=choices, profiles=services().table.calibration_profiles(),
-                           tile_sets=TILE_SET_NAMES, palette=PALETTE, sizes=SIZES)
+                           tile_sets=TILE_SET_NAMES, palette=PALETTE, sizes=SIZES,
+                           suggested_colours=DEFAULT_COLOURS)
 
 
 @bp.post("/games")
@@ -79,7 +81,7 @@ def create_game() -> Any:
         players = [{"name": name, "seat": seat or suggested[i]}
                    for i, (name, seat, _) in enumerate(chosen)]
     elif "coloured" in features:
-        players = [{"name": name, "colour": colour or PLAYER_COLOURS[i]}
+        players = [{"name": name, "colour": colour or DEFAULT_COLOURS[i]}
                    for i, (name, _, colour) in enumerate(chosen)]
     else:
         players = [{"name": name} for name, _, _ in chosen]
@@ -124,8 +126,6 @@ RULESET_OPTIONS: dict[str, Callable[[Any, int], dict[str, Any]]] = {
 }
 """The rulesets whose options the new-game form asks for (in a fieldset of their own), and
 what reads them from the form, given the number of players."""
-PLAYER_COLOURS = "RBGY"
-"""The colour each player row suggests, in turn order (as the referee's default)."""
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
 
 
