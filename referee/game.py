@@ -163,6 +163,11 @@ class Game:
     uses_word_list: ClassVar[bool] = True
     """The ruleset judges words, so :func:`new_game` loads ``options.wordlist`` (islands,
     a game of stones, loads none)."""
+    board_kind: ClassVar[str] = "square"
+    """The board a camera reads and a screen draws: ``square`` (the 15x15 board of lettered
+    tiles, :attr:`board`) or ``hex`` (a hexhex board of coloured stones: islands)."""
+    coloured: ClassVar[bool] = False
+    """Each player owns a colour of the palette (``players[].colour``: islands)."""
 
     def __init__(self, players: list[Player], word_list: WordSource,
                  options: Mapping[str, Any] | None = None,

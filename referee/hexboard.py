@@ -95,6 +95,7 @@ class HexGrid:
     index: Mapping[HexCell, int] = field(init=False, repr=False, compare=False)
     neighbour_indices: tuple[tuple[int, ...], ...] = field(init=False, repr=False,
                                                            compare=False)
+    by_axial: Mapping[tuple[int, int], HexCell] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.size, bool) or not isinstance(self.size, int) \
@@ -114,6 +115,8 @@ class HexGrid:
         object.__setattr__(self, "cells", cells)
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "neighbour_indices", tuple(neighbours))
+        object.__setattr__(self, "by_axial", {axial: cells[number]
+                                              for axial, number in by_axial.items()})
 
     @property
     def lines(self) -> int:
@@ -136,6 +139,16 @@ class HexGrid:
         """(q, r) with the centre at (0, 0): r down the lines, q to the right along a line."""
         r = cell.line - (self.size - 1)
         return max(-(self.size - 1), -(self.size - 1) - r) + cell.place, r
+
+    def turned(self, cell: HexCell, sixths: int) -> HexCell:
+        """Where ``cell`` is once the board is turned by ``sixths`` sixths of a full turn about
+        its centre. A plain hexhex board looks the same turned by 60 degrees, so a camera that
+        names line ``a`` after the edge nearest the top of its picture may see the game's cells
+        turned so."""
+        q, r = self.axial(cell)
+        for _ in range(sixths % 6):
+            q, r = -r, q + r
+        return self.by_axial[(q, r)]
 
     def neighbours(self, cell: HexCell) -> tuple[HexCell, ...]:
         """The cells touching ``cell`` (three to six), in reading order."""

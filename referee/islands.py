@@ -308,6 +308,8 @@ class IslandsGame(Game):
 
     seated: ClassVar[bool] = False
     uses_word_list: ClassVar[bool] = False
+    board_kind: ClassVar[str] = "hex"
+    coloured: ClassVar[bool] = True
     standing = "islands"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
@@ -413,9 +415,12 @@ class IslandsGame(Game):
         """Each colour's bonus total."""
         return dict(zip(self._colour_order, self.position.track.bonus, strict=True))
 
-    def island_cells(self) -> dict[str, list[frozenset[HexCell]]]:
-        """Each colour's islands with their cells (to outline them on a drawn board)."""
-        return {colour: islands(self.position.board, colour) for colour in self._colour_order}
+    def island_cells(self, board: HexBoard | None = None) -> dict[str, list[frozenset[HexCell]]]:
+        """Each colour's islands with their cells (to outline them on a drawn board): on the
+        game's board, or on ``board`` (stones laid and not judged yet, drawn as they would
+        stand)."""
+        board = self.position.board if board is None else board
+        return {colour: islands(board, colour) for colour in self._colour_order}
 
     def ranks(self) -> dict[str, int]:
         position = self.position
@@ -643,6 +648,10 @@ class IslandsGame(Game):
             return self._consider(move)
         except IllegalPlayError as error:
             return Verdict.illegal(getattr(move, "player", "?"), error)
+
+    def examine(self, move: Any) -> Verdict:
+        """:meth:`preview` under the name every ruleset answers to (``Game.examine``)."""
+        return self.preview(move)
 
     def judge(self, move: Any) -> Verdict:
         """Like :meth:`push`, but an illegal move comes back as a ``legal: false`` verdict."""

@@ -167,7 +167,7 @@ def test_a_still_camera_is_read_until_its_readings_agree_then_answered_at_once(
         client, make_game, board, monkeypatch):
     """Through the app: the table's steadiness check and its readings' vote need a few
     frames; after that the same still board costs no reading at all."""
-    from webui import table as table_module
+    from webui import photos as table_module  # the square board's reader (webui.boardkinds)
 
     reads = []
     real = table_module.read_board

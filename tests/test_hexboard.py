@@ -130,3 +130,16 @@ def test_board_text_round_trips(board):
     assert HexBoard.parse(compact) == board
     assert board.stones == {cell: board[cell] for cell in board.grid if board[cell]}
     assert HexBoard.from_stones(board.stones, board.size) == board
+
+
+@pytest.mark.parametrize("size", [3, 4, 7])
+def test_a_board_turned_by_sixths_keeps_its_neighbours_and_six_sixths_is_no_turn(size):
+    grid = hex_grid(size)
+    assert [grid.turned(HexCell.parse("a1"), k).name for k in range(6)] == [
+        "a1", f"a{size}", f"{'abcdefghijklmnopqrs'[size - 1]}{2 * size - 1}",
+        f"{'abcdefghijklmnopqrs'[2 * size - 2]}{size}", f"{'abcdefghijklmnopqrs'[2 * size - 2]}1",
+        f"{'abcdefghijklmnopqrs'[size - 1]}1"]                     # the corners, clockwise
+    for cell in grid:
+        assert grid.turned(cell, 6) == cell == grid.turned(grid.turned(cell, 2), 4)
+        assert {grid.turned(n, 1) for n in grid.neighbours(cell)} == \
+            set(grid.neighbours(grid.turned(cell, 1)))

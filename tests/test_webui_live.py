@@ -290,12 +290,12 @@ def test_a_camera_play_is_judged_once(app, make_game, monkeypatch):
 def test_the_frames_answer_words_its_verdict_as_the_referee_board_does(app, client, make_game,
                                                                      frames, monkeypatch):
     """The live page shows the server's words for a verdict (``said``), the panel's own."""
-    import webui.table
+    import webui.photos
 
     game_id, auth = make_game()
     table = app.extensions["tileref"].table.live_table(game_id)
     monkeypatch.setattr(table, "check_view", lambda image: type("Steady", (), {"steady": True})())
-    monkeypatch.setattr(webui.table, "read_board", lambda *args, **kwargs: reading(CAT_S))
+    monkeypatch.setattr(webui.photos, "read_board", lambda *args, **kwargs: reading(CAT_S))
     answers = [client.post(f"/api/games/{game_id}/frames", data=jpeg(frames["board"]),
                            headers=auth, content_type="image/jpeg").get_json() for _ in range(2)]
     assert [answer["said"] for answer in answers] == [None, None]

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.boardtext import Tile, format_board_text, parse_board_text
+from referee.boardtext import Tile
 from referee.cells import Cell
 from referee.game import new_game
+from webui.boardkinds import kind_of
 from webui.db import Event
 from webui.turns import Commit
 
@@ -111,7 +112,8 @@ class GameSession:
             log.warning("game %s event %s: replayed verdict differs from the acknowledged one",
                         self.game_id, event.seq)
         reading = event.payload.get("reading")
-        self._moved(event, verdict, parse_board_text(reading) if reading else None)
+        self._moved(event, verdict,
+                    kind_of(self.game).parse(reading, self.game) if reading else None)
 
     def _moved(self, event: Event, verdict: dict[str, Any],
                reading: Mapping[Cell, Tile] | None) -> None:
@@ -220,7 +222,9 @@ class GameSession:
         return None
 
     def last_reading_text(self) -> str | None:
-        return format_board_text(self.last_reading) if self.last_reading is not None else None
+        if self.last_reading is None:
+            return None
+        return kind_of(self.game).text(self.last_reading, self.game)
 
 
 def new_game_from_spec(spec: dict[str, Any], wordlist_dir: Path | None) -> Any:

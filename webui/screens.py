@@ -9,6 +9,7 @@ a player's name) is asked of the referee's game.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -17,9 +18,12 @@ from typing import TYPE_CHECKING, Any
 from referee.boardtext import Tile
 from referee.cells import Cell, Seat
 from referee.colonization import ENGLISH
+from referee.errors import IllegalPlayError
+from referee.hexboard import HexBoard, HexCell, colour_name
 from referee.tiles import load_tile_set
-from webui import boardsvg
+from webui import boardsvg, hexsvg
 from webui.wording import (
+    ENDED,
     and_list,
     describe,
     labels,
@@ -27,6 +31,8 @@ from webui.wording import (
     provisional_said,
     put_back,
     recent,
+    sentence,
+    stones_laying_said,
     taken_back,
 )
 
@@ -397,9 +403,132 @@ def player_rows(state: dict[str, Any], boards: dict[str, Any]) -> list[dict[str,
             for index, player in enumerate(state["players"])]
 
 
-SCREENS: dict[str, Callable[[Services, str], dict[str, Any]]] = {
-    "colonization": colonization_context,
-    "firstdraft": firstdraft_context,
+# -- islands ---------------------------------------------------------------------------------
+
+def islands_context(services: Services, game_id: str, place: str | None = None,
+                    colour: str | None = None) -> dict[str, Any]:
+    """Islands at the table: the hexhex board with its stones and islands, each player's
+    islands, bonus and rank, whose turn and how many stones may still go down, and the stones
+    being laid: tapped on this screen (``place``: ``[["d4", "R"], ...]`` as JSON, with the
+    colour chosen to tap, ``colour``) or else seen by the camera, drawn with the islands they
+    would make and the referee's preview of them (``Game.examine``), judged by nobody yet."""
+    state = services.table.state(game_id)
+    session = services.store.session(game_id)
+    game = session.game
+    names = labels(game.players)
+    mover = game.to_move
+    laying, tapped, refused = _stones_laid(game, state, place)
+    stones = {cell.name: stone for cell, stone in game.stones.stones.items()}
+    marks: dict[str, list[str]] = {}
+    last = state["moves"][-1] if state["moves"] else None
+    if last and last.get("legal") and not state.get("undone"):
+        marks["placed"] = [cell for cell, _ in last.get("placed") or []]
+    if not (last or {}).get("legal", True):
+        marks["check"] = [change["cell"] for change in (last or {}).get("unexpected") or []]
+    islands = state["island_cells"]
+    said = None
+    if laying is not None:
+        stones.update(dict(laying["stones"]))
+        marks["provisional"] = [cell for cell, _ in laying["stones"]]
+        islands = _islands_of(game, stones)
+        said = stones_laying_said(laying["stones"], laying["preview"], mover.id if mover else "",
+                                  names, session.commit, tapped)
+    colours = dict(game.colours)
+    players = [row | {"label": names[row["name"]], "to_move": mover is not None
+                      and row["name"] == mover.id, "colour_name": colour_name(row["colour"]),
+                      "look": hexsvg.stone_look(row["colour"])}
+               for row in game.ranking()]
+    # Tapping a cell places a stone here: a refusal does not ask for a cell to be corrected.
+    described = logged(state["history"][-1], last, names, game.standing, corrects=False) \
+        if last else None
+    if state.get("undone"):
+        described = taken_back(state["undone"], names)
+    mover_colour = colours.get(mover.id) if mover else None
+    placing = laying["stones"] if laying is not None and tapped else []
+    chosen = colour if colour in colours.values() else mover_colour
+    over = game.is_over
+    return {
+        "game_id": game_id, "state": state, "players": players, "over": over,
+        "board_svg": hexsvg.board(game.grid.to_json(), stones, islands=islands, marks=marks,
+                                  interactive=not over, label=_board_label(game, names)),
+        "to_move": mover.id if mover else None,
+        "to_move_label": names[mover.id] if mover else None,
+        "mover_colour": mover_colour, "chosen": chosen,
+        "mover_look": hexsvg.stone_look(mover_colour) if mover_colour else None,
+        "palette": [(letter, colour_name(letter), hexsvg.stone_look(letter))
+                    for letter in colours.values()],
+        "allowed": game.allowed, "laying": said, "tapped": tapped, "refused": refused,
+        "placing": placing, "left": (game.allowed or 0) - len(placing),
+        "spoken": spoken(described, state) if described is not None else None,
+        "last": described, "recent": recent(state["history"], state["moves"], names,
+                                            CONFIG.board_recent_moves, game.standing),
+        "commit": session.commit, "ended": ENDED.get(str(state.get("ended")))
+        if over else None,
+        "winner_label": names.get(state["winner"]) if state.get("winner") else None,
+        "first": [row["label"] for row in players if row["rank"] == 1],
+        "moves": len(state["history"]),
+    }
+
+
+def _stones_laid(game: Any, state: Mapping[str, Any], place: str | None
+                 ) -> tuple[dict[str, Any] | None, bool, str | None]:
+    """The stones being laid and their preview: tapped (``place``), else the camera's
+    provisional ones; whether they were tapped; why the tapped ones cannot be shown, if so."""
+    mover = game.to_move
+    if mover is None:
+        return None, False, None
+    if place:
+        try:
+            stones = json.loads(place)
+            move = type(game).move_from_json({"player": mover.id, "place": stones})
+        except (ValueError, IllegalPlayError) as error:
+            return None, True, sentence(getattr(error, "message", None) or
+                                        "the stones tapped cannot be read")
+        if stones:
+            return {"stones": [[str(cell), str(stone).upper()] for cell, stone in stones],
+                    "preview": game.examine(move).to_json()}, True, None
+    provisional = (state.get("live") or {}).get("provisional")
+    if provisional and provisional.get("placed"):
+        seen = provisional.get("tiles") or {}
+        return {"stones": [[cell, seen.get(cell, "?")] for cell in provisional["placed"]],
+                "preview": provisional.get("preview")}, False, None
+    return None, bool(place), None
+
+
+def _islands_of(game: Any, stones: Mapping[str, str]) -> dict[str, list[list[str]]]:
+    """Each colour's islands if ``stones`` were the board (the game's, with the stones being
+    laid)."""
+    try:
+        board = HexBoard.from_stones({HexCell.parse(cell): stone for cell, stone
+                                      in stones.items()}, game.grid.size)
+        found = game.island_cells(board)
+    except (ValueError, KeyError):  # a cell off this board: drawn without outlines
+        return {}
+    return {colour: [sorted(cell.name for cell in island) for island in islands]
+            for colour, islands in found.items()}
+
+
+def _board_label(game: Any, names: Mapping[str, str]) -> str:
+    """What a screen reader calls the board: its size and who plays which colour."""
+    return (f"the board, {game.grid.size} cells a side: "
+            + ", ".join(names[player.id] for player in game.players))
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A ruleset's screen of its own: what builds its context, the query arguments it takes
+    (``/table/<id>/panel?place=...``), and whether it hosts the live camera itself
+    (``/games/<id>/live`` shows it, with the camera)."""
+
+    context: Callable[..., dict[str, Any]]
+    asks: tuple[str, ...] = ()
+    live: bool = False
+
+
+SCREENS: dict[str, Screen] = {
+    "colonization": Screen(colonization_context),
+    "firstdraft": Screen(firstdraft_context),
+    "islands": Screen(islands_context, asks=("place", "colour"), live=True),
 }
 """The rulesets with a screen of their own (``/table/<id>``, template ``<ruleset>.html``), and
 what builds its context; the others are played on the referee board."""

@@ -23,11 +23,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from referee.boardtext import Tile, format_board_text
+from referee.boardtext import Tile
 from referee.cells import Cell, Seat
 from referee.errors import IllegalPlayError, SetupError
 from referee.game import Verdict, find_ruleset
 from webui import db, events
+from webui.boardkinds import kind_of
 from webui.errors import Conflict, Forbidden, NotFound, ServiceError, Unauthorized, one_line
 from webui.events import GameSession, ReplayError
 from webui.turns import Commit
@@ -326,7 +327,7 @@ class GameStore:
             verdict_json = verdict.to_json()
             payload: dict[str, Any] = {"move": stored, "source": source, "verdict": verdict_json}
             if reading is not None:
-                payload["reading"] = format_board_text(reading)
+                payload["reading"] = kind_of(session.game).text(reading, session.game)
             self._append(game_id, session, events.MOVE, payload,
                          lambda event: session.apply_judged(event, verdict_json, reading),
                          judged=True)

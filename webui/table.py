@@ -1,9 +1,11 @@
 """The table: what a game's camera sees, turned into the plays the referee judges.
 
 A camera frame is decoded and checked for a steady view (``webui.live``), read (``vision``),
-settled with the tiles the game already holds (:func:`vision.known.settle`), fused with the
+settled with what the game already holds (:func:`vision.known.settle`), fused with the
 frames before it, and only then compared with the game: tiles still to be lifted off, the same
 board again, or a new board, which becomes the mover's snapshot, recorded through the game store.
+How a frame is read and made a move depends on the game's board (``webui.boardkinds``: lettered
+tiles on the square board, stones on the hexhex one); the protocol does not.
 The players' corrections of a misread square and the board corners dragged by hand are the
 table's too. The live state of a camera (its steadiness, its last frames, what the table waits
 for) is kept in memory: frames are not history.
@@ -25,12 +27,12 @@ from referee.cells import Cell
 from referee.errors import IllegalPlayError
 from referee.game import Verdict
 from referee.moves import Snapshot
-from vision import Doubts, settle
 from webui import events, live, turns, wording
+from webui.boardkinds import kind_of
 from webui.errors import Conflict, ServiceError, one_line
 from webui.events import GameSession
 from webui.framegate import FrameGate, Pass
-from webui.photos import Photos, parse_corners, read_board
+from webui.photos import Photos, parse_corners
 from webui.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -164,7 +166,7 @@ class Table:
             if index is None:
                 raise Conflict("there is no move to undo")
             # What the camera sees until the players take the tiles back: not a new play.
-            seen = dict(session.game.board.tiles)
+            seen = kind_of(session.game).position(session.game)
             if session.last_reading is not None \
                     and session.last_reading_seq == session.history[index]["seq"]:
                 seen = dict(session.last_reading)
@@ -199,6 +201,8 @@ class Table:
         camera reading the game's own board is corrected and judged as the mover's play.
         Returns the verdict, if a play was judged.
         """
+        if not kind_of(self.store.session(game_id).game).corrects:
+            raise ServiceError(wording.NO_CORRECTIONS)
         cell, token = _correction(body)
         with self.store.lock(game_id):
             session = self.store.session(game_id)
@@ -321,7 +325,7 @@ class Table:
             session = self.store.session(game_id)
             corners = session.corners or self._profile_corners(session, image)
             try:
-                reading = read_board(image, corners, session.game.tile_set.name)
+                reading = kind_of(session.game).read(image, corners, session)
             except VisionError as error:
                 table.fusion.clear()
                 table.view_changed()
@@ -351,44 +355,28 @@ class Table:
             return None
 
     def judge_reading(self, game_id: str, table: live.LiveTable, reading: Any) -> FrameAnswer:
-        """What a steady reading (``vision.reading.BoardReading``) means for the game: settle
-        its doubts with the game's board (:func:`vision.known.settle`), fuse, then wait,
-        confirm or judge.
+        """What a steady reading (``vision.reading.BoardReading``, or on a hexhex board
+        ``vision.hexboard.HexReading``) means for the game: settled with the game's board as
+        its kind of board says (``webui.boardkinds``), fused, then waited on, confirmed or
+        judged.
 
         The part of frame handling after the reader (the tests drive it with truth readings).
         """
         session = self.store.session(game_id)
-        # Where the camera doubts a square the game knows (a blank the colour of its square,
-        # a dim Q), the game's tile stands; a sure reading still reports a tile gone or changed.
-        known = {cell: tile for cell, tile in session.game.board.tiles.items()
-                 if cell.name not in session.pending_remove}
-        doubts = Doubts.of_reading(reading)
-        seen, kept = settle(reading.tiles(), live.to_camera_frame(known, session.camera_side),
-                            doubts)
-        answer = self._judge_seen(game_id, table, reading,
-                                  live.to_south_frame(seen, session.camera_side), doubts)
-        return replace(answer, kept=tuple(kept))
-
-    def _judge_seen(self, game_id: str, table: live.LiveTable, reading: Any,
-                    seen: live.Board, doubts: Doubts) -> FrameAnswer:
-        """The rest of :meth:`judge_reading`, on the settled board in the South view, with the
-        reading's doubts (camera view) that decide whether a correction still holds."""
-        session = self.store.session(game_id)
-        if not session.game.seated:  # without seats a tile's rotation says nothing
-            seen = live.without_rotation(seen)
-        elif (mover := session.game.to_move) is not None and mover.seat is not None:
-            seen = live.blanks_as_placed(seen, session.game.board.tiles, mover.seat.rotation)
-        seen = live.hold_corrections(seen, session.overrides, doubts, session.camera_side)
+        seen, kept = kind_of(session.game).settle(reading, session)
         fused = table.fusion.add(seen)
         if fused is None:
-            return self._frame_answer(game_id, table, reading, None, live.WAIT_STEADY,
-                                      "checking the reading against the next frames")
-        table.saw(fused)
-        with self.store.lock(game_id):
-            answer = self._weigh(game_id, table, reading, fused)
-        # This frame's own reading outvoted by the ones before it (a tile just put down): the
-        # same picture must come to the table again until the readings agree on it.
-        return answer if fused == seen else replace(answer, settling=True)
+            answer = self._frame_answer(game_id, table, reading, None, live.WAIT_STEADY,
+                                        "checking the reading against the next frames")
+        else:
+            table.saw(fused)
+            with self.store.lock(game_id):
+                answer = self._weigh(game_id, table, reading, fused)
+            if fused != seen:
+                # This frame's own reading outvoted by the ones before it (a tile just put
+                # down): the same picture must come to the table again until they agree on it.
+                answer = replace(answer, settling=True)
+        return replace(answer, kept=kept)
 
     def _weigh(self, game_id: str, table: live.LiveTable, reading: Any,
                fused: live.Board) -> FrameAnswer:
@@ -416,29 +404,29 @@ class Table:
                     live.Detail(wording.put_back(missing, game.players), tuple(missing)))
             self.store.record(game_id, events.RESTORED, {"source": "camera"})
             session = self.store.session(game_id)
-        board = dict(game.board.tiles)
-        if live.same_board(fused, board):
+        kind = kind_of(game)
+        if kind.same(fused, kind.position(game)):
             table.last_judged = None
             return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY, "")
         if table.last_judged is not None and table.last_judged == fused:
             return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY,
-                                      wording.STILL_THE_JUDGED_BOARD)
+                                      kind.still_judged)
         commit = session.commit
-        provisional = turns.provisional_play(game, live.keep_designated_blanks(fused, board))
+        provisional = kind.provisional(game, fused)
         if commit.hands_free and table.steady_for() >= commit.settle_s:
             verdict = self._commit_play(game_id, table, fused)
             return self._frame_answer(game_id, table, reading, verdict, self._waiting(game_id),
                                       "")
         return self._frame_answer(game_id, table, reading, None, live.WAIT_PLAY,
-                                  wording.not_judged_yet(commit), provisional=provisional,
+                                  wording.not_judged_yet(commit, kind.finished),
+                                  provisional=provisional,
                                   settling=commit.hands_free)
 
     def _commit_play(self, game_id: str, table: live.LiveTable, seen: live.Board) -> Verdict:
         """Judge ``seen`` as the mover's play and record it (the game's lock held)."""
-        session = self.store.session(game_id)
-        mover = session.game.to_move
-        assert mover is not None
-        snapshot = Snapshot(mover.id, live.keep_designated_blanks(seen, session.game.board.tiles))
+        game = self.store.session(game_id).game
+        assert game.to_move is not None
+        snapshot = kind_of(game).snapshot(game, seen)
         table.last_judged = dict(seen)
         return self.store.record_move(game_id, snapshot, "camera", reading=seen)
 
@@ -466,19 +454,19 @@ class Table:
         self._check_mover(session, body.get("player"))
         with self._live_lock:
             table = self._live.get(game_id)
+        kind = kind_of(session.game)
         if table is None:
-            raise Conflict(wording.NOTHING_PLACED)
+            raise Conflict(kind.nothing_placed)
         settled = table.wait_settled(self.config.done_wait_s)
         with self.store.lock(game_id):
             session = self.store.session(game_id)
             if session.game.is_over:
                 raise Conflict("the game is over")
             seen = table.seen
-            board = session.game.board.tiles
             if not settled:
                 raise Conflict(wording.NO_CLEAR_VIEW)
-            if seen is None or live.same_board(seen, board):
-                raise Conflict(wording.NOTHING_PLACED)
+            if seen is None or kind.same(seen, kind.position(session.game)):
+                raise Conflict(kind.nothing_placed)
             if session.restore:
                 raise Conflict(f"{wording.put_back(session.restore, session.game.players)} "
                                "first: the last move was taken back")
@@ -523,8 +511,7 @@ class Table:
             # camera too far from the board, a tile the last word may have that went unseen,
             # a tile half off its square).
             session = self.store.session(game_id)
-            told = live.waiting_detail(reading.warning_details, session.camera_side,
-                                       _last_word(session.verdicts))
+            told = kind_of(session.game).waiting_detail(reading, session)
         if table.set_status(waiting_for, told.text, told.cells, provisional):
             self.store.changes.notify(game_id)
         return FrameAnswer(waiting_for, told.text, reading, verdict, provisional=provisional,
@@ -551,16 +538,6 @@ def _board_play_refused(session: GameSession) -> str | None:
         return (f"{mover.name} is to move and makes no play on the board: take that turn "
                 f"first ({error.message})")
     return None
-
-
-def _last_word(verdicts: list[dict[str, Any]]) -> tuple[str, list[str]] | None:
-    """The main word of the last verdict, if it was a legal play: (word, its cells)."""
-    if not verdicts or not verdicts[-1].get("legal"):
-        return None
-    words = verdicts[-1].get("words") or []
-    if not words or not words[0].get("cells"):
-        return None
-    return str(words[0].get("word", "")), list(words[0]["cells"])
 
 
 def _correction(body: object) -> tuple[Cell, str | None]:

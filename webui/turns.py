@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee.boardtext import Tile
@@ -73,12 +73,18 @@ class Provisional:
     placed: tuple[str, ...]
     words: tuple[str, ...] = ()
     tiles: tuple[str, ...] = ()
+    preview: Mapping[str, Any] | None = field(default=None, hash=False)
+    """The verdict the play would get as it stands (islands: the stones' islands, bonus, or
+    why they would be refused), where the table shows one."""
 
     def to_json(self) -> dict[str, Any]:
         """FORMATS.md's ``provisional``: ``{"player", "placed", "words"}``, and docs/formats.md's
-        ``tiles`` (``{"H14": "M^"}``)."""
-        return {"player": self.player, "placed": list(self.placed), "words": list(self.words),
+        ``tiles`` (``{"H14": "M^"}``; a stone's colour letter) and ``preview``."""
+        data = {"player": self.player, "placed": list(self.placed), "words": list(self.words),
                 "tiles": dict(zip(self.placed, self.tiles, strict=True))}
+        if self.preview is not None:
+            data["preview"] = dict(self.preview)
+        return data
 
 
 def new_tiles(seen: Mapping[Cell, Tile], board: Mapping[Cell, Tile]) -> list[Cell]:

@@ -9,10 +9,11 @@ words in the frames answer (``said``) instead of wording the verdict itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from referee.boardtext import Tile
+from referee.hexboard import colour_name
 from webui.live import tile_question
 
 SEAT_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
@@ -22,12 +23,21 @@ SEAT_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
 NOTHING_PLACED = ("the camera sees no new tile on the board: lay the word, then say Done "
                   "(a typed move goes through Play)")
 """Done, when no steady reading differs from the position (409)."""
+NOTHING_NEW_STONE = ("the camera sees no new stone on the board: put the stones down (or tap "
+                     "their cells), then say Done")
+"""Done, on a board of stones (islands), when no steady reading differs from the position."""
 NO_CLEAR_VIEW = ("the camera has had no clear view of the board since it changed: take hands "
                  "off the board, then say Done again")
 """Done, when the view has not settled within ``LiveConfig.done_wait_s`` (409)."""
 STILL_THE_JUDGED_BOARD = ("the board still shows the play just refused: put it right, or take "
                           "the tiles back")
 """While the board shows exactly what was last judged and refused."""
+STILL_THE_JUDGED_STONES = ("the board still shows the stones last judged: take off the stones "
+                           "of a move taken back, or put right what was refused")
+"""The same, on a board of stones (islands)."""
+NO_CORRECTIONS = ("a cell of this board is not corrected by tapping it: tap the cells of the "
+                  "stones placed on the table screen, then Done")
+"""A correction asked of a board whose cells are not corrected (islands: a tap places a stone)."""
 
 
 def provisional_said(provisional: Mapping[str, Any], names: Mapping[str, str] | None,
@@ -49,20 +59,35 @@ def provisional_said(provisional: Mapping[str, Any], names: Mapping[str, str] | 
     return {"headline": headline + ".", "details": details, "placed": placed}
 
 
-def not_judged_yet(commit: Any) -> str:
+WORD_FINISHED = "the word is finished"
+STONES_DOWN = "the stones are down"
+"""When the mover says Done, on the square board and on a board of stones."""
+
+
+def not_judged_yet(commit: Any, finished: str = WORD_FINISHED) -> str:
     """What the table adds while it shows a play being laid (``commit``: the game's
-    :class:`webui.turns.Commit`)."""
+    :class:`webui.turns.Commit`; ``finished``: when the mover says Done)."""
     if commit.hands_free:
         return (f"not judged yet: judged once the board stays still for "
                 f"{commit.settle_s:g} s")
-    return "not judged yet: say Done when the word is finished"
+    return f"not judged yet: say Done when {finished}"
 
 
 def labels(players: Iterable[Any]) -> dict[str, str]:
     """How the table names each player (``referee.game.Player``), by the id verdicts use:
-    ``Ann (South)`` where players have seats, else the name."""
-    return {player.id: f"{player.name} ({SEAT_NAMES.get(player.seat.value, player.seat.value)})"
-            if player.seat is not None else player.name for player in players}
+    ``Ann (South)`` where players have seats, ``Ann (red)`` where they own a colour (islands),
+    else the name."""
+    named = {}
+    for player in players:
+        colour = getattr(player, "colour", None)
+        if player.seat is not None:
+            named[player.id] = \
+                f"{player.name} ({SEAT_NAMES.get(player.seat.value, player.seat.value)})"
+        elif isinstance(colour, str):
+            named[player.id] = f"{player.name} ({colour_name(colour)})"
+        else:
+            named[player.id] = player.name
+    return named
 
 
 def sentence(text: object) -> str:
@@ -80,13 +105,15 @@ def plural(count: int, word: str) -> str:
 
 
 def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
-             names: Mapping[str, str] | None = None, figure: str = "score") -> dict[str, Any]:
+             names: Mapping[str, str] | None = None, figure: str = "score",
+             corrects: bool = True) -> dict[str, Any]:
     """A verdict (FORMATS.md's JSON) as the sentences the table reads: ``{"legal",
     "headline", "details", "reason", "remove"}``; ``move`` is the move judged (its JSON),
     ``names`` how to name each player (:func:`labels`; an id not in it is named as it is),
     ``figure`` what the table adds up beside each name (``Game.standing``): a play is worth its
     ``score`` there, or else (archipelago's strength) its words' values, so that the numbers a
-    verdict says are the ones the players' figures are the sum of.
+    verdict says are the ones the players' figures are the sum of; ``corrects``: the screen
+    lets the players correct a misread square by tapping it (so a refusal says where).
 
     One wording for every ruleset: what a verdict says is told by its fields (a word played,
     a word captured, English's draw, a row sold), never by the game's ruleset.
@@ -96,12 +123,14 @@ def describe(verdict: Mapping[str, Any], move: Mapping[str, Any] | None = None,
 
     who = name(verdict.get("player") or "?")
     if not verdict.get("legal"):
-        return _refusal(verdict, who, move or {}, names or {})
+        return _refusal(verdict, who, move or {}, names or {}, corrects)
     move = move or {}
     for effect in (_colonization_move, _first_draft_move):
         said = effect(verdict, move, who)
         if said is not None:
             return said
+    if "placed" in verdict:
+        return _stones_move(verdict, who, name)
     words = verdict.get("words") or []
     if not words:
         if "exchange" in move:
@@ -151,12 +180,17 @@ REASONS = {
     "first-move-centre": "a first word covers the middle of the home row",
     "not-your-turn": "not their turn",
     "no-tile-placed": "no new tile",
-    "off-board": "it runs off the board",
+    "off-board": "off the board",
     "letter-mismatch": "it does not fit the tiles already there",
     "word-extends": "the word goes on",
     "game-over": "the game is over",
     "player-eliminated": "they are out of the game",
     "bad-move": "not a move",
+    "too-many-stones": "more stones than the turn allows",
+    "occupied": "a cell already holds a stone",
+    "unknown-colour": "a colour no player has",
+    "player-frozen": "they are frozen",
+    "no-stone-placed": "no stone placed",
 }
 """Each refusal's reason in a few words, for the one line a move log gives it."""
 
@@ -167,7 +201,7 @@ board is drawn."""
 
 
 def _refusal(verdict: Mapping[str, Any], who: str, move: Mapping[str, Any],
-             names: Mapping[str, str]) -> dict[str, Any]:
+             names: Mapping[str, str], corrects: bool = True) -> dict[str, Any]:
     """An illegal move: which play, why in a few words, the referee's reason in full (players
     named as the table names them), and what the players can do about a reading (name a blank,
     add a tile the camera missed, correct a misread square)."""
@@ -186,7 +220,7 @@ def _refusal(verdict: Mapping[str, Any], who: str, move: Mapping[str, Any],
     gaps = verdict.get("gaps") or []
     if gaps:
         details.append(sentence(tile_question(", ".join(gaps))))
-    if verdict.get("unexpected"):
+    if verdict.get("unexpected") and corrects:
         cells = ", ".join(change["cell"] for change in verdict["unexpected"][:8])
         details.append(f"Misread? Tap a square to correct it: {cells}.")
     return {"legal": False, "headline": f"Not legal: {who}'s {word or 'move'}{short}.",
@@ -203,6 +237,85 @@ def _named(message: object, names: Mapping[str, str]) -> str:
         return text
     return re.sub(rf"(?<![\w'])({'|'.join(seats)})'s\b",
                   lambda found: f"{names[found.group(1)]}'s", text)
+
+
+ENDED = {"board-full": "the board is full",
+         "passes": "every player still playing passed in a row",
+         "all-frozen": "no play can change anyone's rank any more"}
+"""Why a game of stones ended (a verdict's ``ended``), as the table says it."""
+
+
+def stones_said(stones: Iterable[Sequence[str]]) -> str:
+    """Stones as a person says them, in the order given: "red d4, blue e5 and red e6"."""
+    said = [f"{colour_name(colour)} {cell}" for cell, colour in stones]
+    return and_list(said) if said else "no stone"
+
+
+def _stones_move(verdict: Mapping[str, Any], who: str, name: Callable[[object], str]
+                 ) -> dict[str, Any]:
+    """Stones placed, or a pass, on a board of stones (islands): which stones, of how many
+    allowed; the islands after the turn, the bonus it earned, who it froze, and the end."""
+    placed = list(verdict.get("placed") or [])
+    details = []
+    if placed:
+        allowed = verdict.get("allowed")
+        headline = f"{who} placed {stones_said(placed)}" + \
+            (f" ({len(placed)} of {plural(int(allowed), 'stone')} allowed)." if allowed
+             else ".")
+        islands = verdict.get("islands") or {}
+        if islands:
+            details.append("Islands: " + ", ".join(f"{colour_name(colour)} {count}"
+                                                   for colour, count in islands.items()) + ".")
+    else:
+        headline = f"{who} passed."
+    for colour, earned in (verdict.get("bonus") or {}).items():
+        details.append(sentence(f"{colour_name(colour)} earns a bonus of {earned}"))
+    for frozen in verdict.get("frozen") or []:
+        details.append(f"{name(frozen)} is frozen: no play can change their rank now.")
+    ended = verdict.get("ended")
+    if ended:
+        details.append(sentence(f"the game is over: {ENDED.get(str(ended), str(ended))}"))
+    return _legal(headline, details)
+
+
+def stones_laying_said(stones: Sequence[Sequence[str]], preview: Mapping[str, Any] | None,
+                       mover: str, names: Mapping[str, str], commit: Any, tapped: bool
+                       ) -> dict[str, Any]:
+    """Stones laid on the mover's turn but not judged yet, as the table shows them: tapped on
+    the screen (``tapped``) or seen by the camera; ``preview`` is the verdict they would get
+    (``Game.examine``), worded as what would happen: the islands then, a bonus, or why the
+    referee would refuse them; ``mover`` is the player to move, as ``names`` names them.
+    ``{"headline", "details", "legal"}``."""
+    who = names.get(mover, mover)
+    if not stones:
+        return {"headline": f"{who} to place stones: choose a colour, then tap the cells.",
+                "details": [], "legal": True}
+    verdict = preview or {}
+    allowed = verdict.get("allowed")
+    count = f" ({len(stones)} of {plural(int(allowed), 'stone')} allowed)" if allowed else ""
+    details = []
+    legal = bool(verdict.get("legal", True))
+    if not legal:
+        reason = str(verdict.get("reason") or "")
+        short = REASONS.get(reason, reason)
+        details.append(f"Not allowed{f' ({short})' if short else ''}: "
+                       f"{sentence(verdict.get('message') or reason)}")
+    else:
+        islands = verdict.get("islands") or {}
+        if islands:
+            details.append("Islands then: " + ", ".join(
+                f"{colour_name(colour)} {number}" for colour, number in islands.items()) + ".")
+        for colour, earned in (verdict.get("bonus") or {}).items():
+            details.append(sentence(f"{colour_name(colour)} would earn a bonus of {earned}"))
+        for frozen in verdict.get("frozen") or []:
+            details.append(f"{names.get(str(frozen), str(frozen))} would be frozen.")
+    if tapped:
+        details.append("Not judged yet: tap a stone to take it back, or Done when these are "
+                       "the stones.")
+    else:
+        details.append(sentence(not_judged_yet(commit, STONES_DOWN)))
+    return {"headline": f"{who} is placing {stones_said(stones)}{count}.",
+            "details": details, "legal": legal}
 
 
 def _colonization_move(verdict: Mapping[str, Any], move: Mapping[str, Any], who: str
@@ -333,6 +446,10 @@ def taken_back(undone: Mapping[str, Any], names: Mapping[str, str] | None,
     words = verdict.get("words") or []
     what = f"{who}'s {words[0]['word'].upper()}" if words else f"{who}'s move"
     details = [sentence(restore + ": the camera checks them")] if restore else []
+    placed = verdict.get("placed") or []
+    if placed:  # stones (islands): they come off the board again
+        what = f"{who}'s {plural(len(placed), 'stone')}"
+        details.append(f"Take {stones_said(placed)} off the board.")
     details.append(f"{who} plays again.")
     return {"legal": True, "withdrawn": True, "headline": f"Taken back: {what}.",
             "details": details, "reason": None, "remove": []}
@@ -352,13 +469,15 @@ def tile_words(token: str | None) -> str:
 
 
 def logged(entry: Mapping[str, Any], verdict: Mapping[str, Any],
-           names: Mapping[str, str] | None, figure: str = "score") -> dict[str, Any]:
+           names: Mapping[str, str] | None, figure: str = "score", corrects: bool = True
+           ) -> dict[str, Any]:
     """One entry of the game's log (``history``) with its verdict, in words: as
-    :func:`describe` says it, or, for a refusal the players showed was a misread (a correction
-    ``withdrew`` it), what happened instead."""
+    :func:`describe` says it (``corrects`` as there), or, for a refusal the players showed was
+    a misread (a correction ``withdrew`` it), what happened instead."""
     withdrawn = entry.get("withdrawn")
     if not withdrawn:
-        return describe(verdict, entry.get("move"), names, figure) | {"withdrawn": False}
+        return describe(verdict, entry.get("move"), names, figure, corrects) \
+            | {"withdrawn": False}
     who = (names or {}).get(str(verdict.get("player")), str(verdict.get("player")))
     cell = withdrawn.get("cell")
     return {"legal": False, "withdrawn": True, "reason": verdict.get("reason"), "remove": [],

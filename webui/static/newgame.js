@@ -15,7 +15,21 @@
   const SIDES = { S: "South", W: "West", N: "North", E: "East" };
   const names = [...document.querySelectorAll(".player-row input")];
   const seats = [...document.querySelectorAll("select.seat")];
-  const seated = () => "seated" in rulesetSelect.selectedOptions[0].dataset;  // players sit at sides
+  // What the chosen ruleset asks for (webui/views/table.py form_features): seats, colours, a
+  // word list, the square board's camera and position, its own options.
+  const features = () => (rulesetSelect.selectedOptions[0].dataset.features || "").split(" ");
+  const seated = () => features().includes("seated");  // players sit at sides
+  // A field the ruleset does not ask for is hidden and disabled, so it is not posted either.
+  function showFields() {
+    document.querySelectorAll("#new-game [data-needs]").forEach((block) => {
+      const wanted = features().includes(block.dataset.needs);
+      block.hidden = !wanted;
+      if (block.matches("select, input")) block.disabled = !wanted;
+      else block.querySelectorAll("select, input").forEach((field) => { field.disabled = !wanted; });
+    });
+    const frozen = document.getElementById("frozen-row");
+    if (frozen) frozen.hidden = filled().length < 3;  // the referee offers it to 3 or 4 players
+  }
   const filled = () => names.map((n, i) => (n.value.trim() ? i : -1)).filter((i) => i >= 0);
   seats.forEach((s) => s.addEventListener("change", () => { s.dataset.manual = "1"; fillToMove(); recheck(); }));
   function suggest() {
@@ -24,11 +38,11 @@
     seats.forEach((s) => { if (!s.dataset.manual) s.value = ""; });
     rows.forEach((row, k) => { if (!seats[row].dataset.manual) seats[row].value = letters[k] || ""; });
   }
-  names.forEach((n) => n.addEventListener("input", () => { suggest(); fillToMove(); }));
+  names.forEach((n) => n.addEventListener("input", () => { suggest(); fillToMove(); showFields(); }));
   suggest();
+  showFields();
   rulesetSelect.addEventListener("change", () => {
-    document.querySelectorAll("select.seat").forEach((s) => { s.disabled = !seated(); });
-    document.getElementById("seat-hint").hidden = !seated();
+    showFields();
     fillToMove();
     recheck();
   });
@@ -139,7 +153,17 @@
   });
 
   form.addEventListener("submit", (event) => {
-    if (form.elements.start_from.value === "table" && !boardField.value) {
+    const formMessage = document.getElementById("form-message");
+    formMessage.textContent = "";
+    if (features().includes("coloured")) {
+      const colours = filled().map((row) => form.elements["colour" + row].value);
+      if (new Set(colours).size !== colours.length) {
+        event.preventDefault();
+        formMessage.textContent = "Every player needs a different colour.";
+        return;
+      }
+    }
+    if (features().includes("squares") && form.elements.start_from.value === "table" && !boardField.value) {
       event.preventDefault();
       say("Read the tiles on the table first (or start from an empty board).", true);
       reader.scrollIntoView();

@@ -43,13 +43,19 @@
     return data;
   }
 
-  // Redraw #panel from panelUrl whenever the game changes. A panel is only ever replaced by a
-  // newer one, so a late answer for an older version does not wipe what someone is typing.
-  function followPanel(panelUrl) {
+  // Redraw #panel from panelUrl (an address, or a function giving one) whenever the game
+  // changes. A panel is only ever replaced by a newer one, so a late answer for an older
+  // version does not wipe what someone is typing; refresh(true) redraws the same version too
+  // (what the panel shows besides the game changed: islands' stones tapped), and only its
+  // latest request is drawn. ``after`` runs once a panel is drawn.
+  function followPanel(panelUrl, after) {
     const first = document.querySelector("#panel .panel");
     let shown = first ? Number(first.dataset.version) : -1;
-    async function refresh() {
-      const response = await fetch(panelUrl, { cache: "no-store" });
+    let asked = 0;
+    async function refresh(force) {
+      const mine = ++asked;
+      const address = typeof panelUrl === "function" ? panelUrl() : panelUrl;
+      const response = await fetch(address, { cache: "no-store" });
       if (!response.ok) return;
       const html = await response.text();
       const holder = document.createElement("div");
@@ -57,10 +63,11 @@
       const fresh = holder.querySelector(".panel");
       if (!fresh) return;
       const version = Number(fresh.dataset.version);
-      if (version <= shown) return;
+      if (force === true ? mine !== asked || version < shown : version <= shown) return;
       shown = version;
       document.getElementById("panel").innerHTML = html;
       document.body.dataset.version = String(version);
+      if (after) after();
     }
     const source = new EventSource("/api/games/" + gameId + "/events");
     source.addEventListener("state", (event) => {

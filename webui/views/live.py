@@ -11,10 +11,11 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, url_for
 
+from webui.boardkinds import kind_of
 from webui.screens import panel_context
 from webui.services import services
 from webui.views.common import authorise, bearer_token, image_bytes, json_body, token_for
-from webui.views.table import boardless
+from webui.views.table import boardless, live_screen, render_screen
 from webui.wording import describe, labels
 
 bp = Blueprint("live", __name__)
@@ -24,6 +25,8 @@ bp = Blueprint("live", __name__)
 def live_page(game_id: str) -> Any:
     if boardless(game_id):
         return redirect(url_for("table.screen", game_id=game_id))
+    if live_screen(game_id):
+        return render_screen(game_id, live=True)
     context = panel_context(services(), game_id)
     services().table.mark_active(game_id)
     return render_template("live.html", token=token_for(game_id),
@@ -51,7 +54,7 @@ def _with_words(game_id: str, answer: dict[str, Any]) -> dict[str, Any]:
     verdict = answer["verdict"]
     game = services().store.session(game_id).game
     answer["said"] = None if verdict is None else describe(
-        verdict, None, labels(game.players), game.standing)
+        verdict, None, labels(game.players), game.standing, kind_of(game).corrects)
     return answer
 
 
