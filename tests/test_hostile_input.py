@@ -269,3 +269,18 @@ def test_judge_refuses_a_word_list_that_is_a_pipe(tmp_path):
     path.write_text(json.dumps(dict(TWO_PLAYERS, options={"wordlist": "words.txt"}, moves=[])))
     result = judge(path)
     assert result.returncode == 2 and "not a regular file" in result.stderr
+
+
+def test_a_game_stored_with_a_lone_surrogate_before_they_were_refused_still_lists(app, client):
+    """A name with a lone surrogate, stored before such names were refused (straight into the
+    database here), is shown mended, never a 500 for everyone who opens the home page."""
+    from webui import db
+
+    spec = {"ruleset": "archipelago", "players": [{"name": "\ud800nn", "seat": "S"},
+                                                  {"name": "Bo", "seat": "N"}], "options": {}}
+    with db.closing_connection(app.config["DATABASE"]) as connection:
+        db.insert_game(connection, "0123abcd", "x" * 64, spec)
+    page = client.get("/")
+    assert page.status_code == 200 and "\ufffdnn" in page.get_data(as_text=True)
+    state = client.get("/api/games/0123abcd")
+    assert state.status_code == 200 and state.json["players"][0]["name"] == "\ufffdnn"

@@ -13,6 +13,7 @@ cookie once carried itself.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -124,13 +125,35 @@ def insert_game(connection: sqlite3.Connection, game_id: str, token_hash: str,
         )
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate in a Python string is a lone one: JSON's escaped pairs decode to one character."""
+
+
+def _stored(text: str) -> Any:
+    """A stored JSON column as data, any lone surrogate (``"\\ud800"``, refused since on the way
+    in, but kept by games stored before) made U+FFFD: such a string cannot be written out as
+    UTF-8, and one in a player's name made every page that lists the game answer 500."""
+    data = json.loads(text)
+    return _mended(data) if "\\ud" in text.lower() else data
+
+
+def _mended(value: Any) -> Any:
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_mended(item) for item in value]
+    if isinstance(value, dict):
+        return {_mended(key): _mended(item) for key, item in value.items()}
+    return value
+
+
 def find_game(connection: sqlite3.Connection, game_id: str) -> GameRow | None:
     row = connection.execute(
         "SELECT id, token_hash, spec, created_at FROM games WHERE id = ?", (game_id,)
     ).fetchone()
     if row is None:
         return None
-    return GameRow(row["id"], row["token_hash"], json.loads(row["spec"]), row["created_at"])
+    return GameRow(row["id"], row["token_hash"], _stored(row["spec"]), row["created_at"])
 
 
 def list_games(connection: sqlite3.Connection, limit: int = 50) -> list[GameRow]:
@@ -138,7 +161,7 @@ def list_games(connection: sqlite3.Connection, limit: int = 50) -> list[GameRow]
         "SELECT id, token_hash, spec, created_at FROM games ORDER BY created_at DESC LIMIT ?",
         (limit,),
     ).fetchall()
-    return [GameRow(r["id"], r["token_hash"], json.loads(r["spec"]), r["created_at"])
+    return [GameRow(r["id"], r["token_hash"], _stored(r["spec"]), r["created_at"])
             for r in rows]
 
 
@@ -159,7 +182,7 @@ def load_events(connection: sqlite3.Connection, game_id: str) -> list[Event]:
         "SELECT seq, kind, payload, created_at FROM events WHERE game_id = ? ORDER BY seq",
         (game_id,),
     ).fetchall()
-    return [Event(r["seq"], r["kind"], json.loads(r["payload"]), r["created_at"]) for r in rows]
+    return [Event(r["seq"], r["kind"], _stored(r["payload"]), r["created_at"]) for r in rows]
 
 
 def last_seq(connection: sqlite3.Connection, game_id: str) -> int:
