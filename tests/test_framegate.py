@@ -237,3 +237,15 @@ def test_a_tile_put_down_is_read_until_the_readings_agree_on_it(client, make_gam
     assert [send(empty, seed) for seed in range(6)][-1]["waiting_for"] == "a play"
     laid = [send(board, seed) for seed in range(6, 14)]
     assert laid[-1]["provisional"]["placed"] == ["H8", "I8"]
+
+
+def test_the_gate_remembers_a_bounded_number_of_tables(board):
+    """A server up for weeks of games keeps the last picture of the most recent tables only:
+    the least recent are forgotten, and their next frame is simply read again."""
+    gate = FrameGate(Versions(), GateConfig(remembered=3))
+    frame = noisy(board, 1)
+    for game in "abcd":
+        assert read_once(gate, game, frame, Answer("a play")) is Pass.READ
+    assert read_once(gate, "d", frame, None) is Pass.UNCHANGED
+    assert read_once(gate, "a", frame, None) is Pass.READ      # forgotten: read again
+    assert read_once(gate, "c", frame, None) is Pass.UNCHANGED

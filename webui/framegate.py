@@ -46,6 +46,7 @@ class GateConfig:
     read_slots: int = field(default_factory=lambda: max(1, os.cpu_count() or 1))
     waiting: int = 8            # frames waiting for a slot at most, all tables together
     stale_seconds: float = 1.0  # a frame that waited this long is skipped: the next has come
+    remembered: int = 256       # tables whose last picture is kept (the least recent forgotten)
 
 
 class Pass(Enum):
@@ -117,14 +118,14 @@ class FrameGate:
         read: ``with gate.admit(game_id, data) as admitted: ...``."""
         thumb = self.thumbnail(data)
         with self._turns:
-            table = self._tables.setdefault(game_id, _Table())
+            table = self._remember(game_id)
             unchanged = table.answer if table.answer is not None \
                 and self._same_picture(table.thumb, thumb) \
                 and table.version == self._version_of(game_id) else None
         if unchanged is not None:
             yield Admission(Pass.UNCHANGED, unchanged)
             return
-        if not self._take_turn(game_id):
+        if not self._take_turn(game_id, table):
             yield Admission(Pass.SKIPPED)
             return
         admission = Admission(Pass.READ)
@@ -138,11 +139,10 @@ class FrameGate:
                 table.answer = admission.settled_answer
                 self._turns.notify_all()
 
-    def _take_turn(self, game_id: str) -> bool:
+    def _take_turn(self, game_id: str, table: _Table) -> bool:
         """Wait for a read slot, as this game's one waiting frame; False when dropped."""
         config = self.config
         with self._turns:
-            table = self._tables[game_id]
             if table.waiting is not None:  # the latest frame wins
                 table.waiting.dropped = True
                 self._queue.remove(table.waiting)
@@ -176,12 +176,18 @@ class FrameGate:
         return next((ticket for ticket in self._queue if ticket.game_id not in self._reading),
                     None)
 
-    def forget(self, game_id: str) -> None:
-        """Read the game's next frame whatever it shows (its corners were set by hand)."""
-        with self._turns:
-            table = self._tables.get(game_id)
-            if table is not None:
-                table.answer = None
+    def _remember(self, game_id: str) -> _Table:
+        """The game's table, now the most recent; the least recent idle ones beyond
+        :attr:`GateConfig.remembered` are forgotten (their next frame is simply read), so a
+        server up for weeks of games keeps a bounded few thumbnails. The caller holds the lock."""
+        table = self._tables.pop(game_id, None) or _Table()
+        self._tables[game_id] = table
+        if len(self._tables) > self.config.remembered:
+            idle = [name for name, kept in self._tables.items()
+                    if kept.waiting is None and name not in self._reading and name != game_id]
+            for name in idle[:len(self._tables) - self.config.remembered]:
+                del self._tables[name]
+        return table
 
 
 @dataclass
