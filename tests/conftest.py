@@ -15,14 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.web import TWO_PLAYERS, png_claiming
+from tests.support.web import CHROMIUM, CHROMIUM_ARGS, TWO_PLAYERS, png_claiming
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-    "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-]
 
 def _browser_client_class() -> type:
     """Flask's test client, posting forms as a browser that opened the form's page does: with

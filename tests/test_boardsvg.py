@@ -4,8 +4,6 @@ and the services themselves, which know nothing of HTTP."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -13,6 +11,7 @@ import pytest
 
 from referee.boardtext import Tile
 from referee.cells import Cell
+from tests.support.imports import loaded_by
 from webui import boardsvg
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,15 +41,6 @@ def test_every_square_is_drawn_with_its_tile_marks_and_owner() -> None:
     assert [t.text for t in drawn["J8"].iter(f"{SVG}text")] == ["D"]   # the tile to lift
     assert re.match(r'<svg class="board interactive" viewBox="0 0 644 644"', svg)
     assert "★" not in svg                                   # the centre is covered
-
-
-def loaded_by(imports: str, watched: tuple[str, ...]) -> list[str]:
-    """Which of the ``watched`` modules importing ``imports`` loads, in a fresh interpreter."""
-    code = (f"import sys, {imports}\n"
-            f"print(','.join(m for m in {watched!r} if m in sys.modules))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            cwd=ROOT, check=True)
-    return [name for name in result.stdout.strip().split(",") if name]
 
 
 @pytest.mark.slow

@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from tests.support.hexseen import seen
+from tests.support.web import CHROMIUM, CHROMIUM_ARGS
+
 pytestmark = pytest.mark.browser
 
 TABLET = {"width": 1024, "height": 768}
@@ -179,9 +182,6 @@ def test_stones_the_camera_sees_are_shown_then_judged_on_done(live_server, playw
     shape, fed to the table as the frame route would) appear on the board as not judged, with
     the referee's preview, and Done judges them. This browser has no camera, so only the
     readings the test gives reach the table."""
-    from conftest import CHROMIUM, CHROMIUM_ARGS
-    from test_islands_live import seen
-
     created = call(f"{live_server.url}/api/games", {
         "ruleset": "islands", "options": {"size": 4},
         "players": [{"name": "Ann", "colour": "R"}, {"name": "Bo", "colour": "B"}]})

@@ -10,6 +10,7 @@ import pytest
 
 from referee.hexboard import HexBoard, HexCell, hex_grid
 from referee.islandgroups import islands
+from tests.support.imports import loaded_by
 from webui import hexsvg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -111,6 +112,4 @@ def test_the_lines_are_lettered_on_both_sides() -> None:
 
 
 def test_the_drawing_needs_nothing_but_plain_data() -> None:
-    from test_boardsvg import loaded_by
-
     assert loaded_by("webui.hexsvg", ("flask", "cv2", "numpy", "webui.services")) == []

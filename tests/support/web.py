@@ -1,9 +1,17 @@
-"""What the web tests post: a game's spec and crafted uploads."""
+"""What the web tests post (a game's spec, crafted uploads) and the browser they drive: Debian's
+Chromium, never a downloaded one."""
 
 from __future__ import annotations
 
 import struct
 import zlib
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+]
 
 TWO_PLAYERS = {"ruleset": "archipelago",
                "players": [{"name": "Ann", "seat": "S"}, {"name": "Bo", "seat": "N"}]}
