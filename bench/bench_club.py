@@ -79,7 +79,8 @@ def render_positions() -> tuple[list[list[bytes]], list[list[float]]]:
     rng = np.random.default_rng(7)
     positions, tiles = [], {}
     photo = None
-    for play in [{}] + PLAYS:
+    empty: dict[str, str] = {}
+    for play in [empty, *PLAYS]:
         tiles.update({Cell.parse(c): Tile.parse(t) for c, t in play.items()})
         photo = render_board_photo(dict(tiles), seed=11, width=WIDTH, height=HEIGHT,
                                    options=RenderOptions(tilt=15.0, noise=0.8,
