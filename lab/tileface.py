@@ -27,6 +27,10 @@ BOLD_SANS_NAMES = (
 )
 """Bold sans faces close to the lettering on real tiles, best first."""
 
+VALUE_ANCHORS = {"corner": (0.9, 1.0), "inset": (0.82, 1.0), "large": (0.93, 1.45)}
+"""Where the value's bottom-right corner sits (a share of the face, both ways) and how much
+bigger than usual it is drawn, by ``value_place``."""
+
 SUPERSAMPLE = 4
 """Faces are drawn this many times larger and shrunk: small tiles keep smooth letter edges."""
 
@@ -81,6 +85,21 @@ def _installed_fonts() -> tuple[Path, ...]:
                 found.append(match)
                 break
     return tuple(found)
+
+
+@cache
+def find_font(name: str) -> Path | None:
+    """The installed font file called ``name`` (``"RobotoSlab-Bold.otf"``), or None.
+
+    Any installed face may be named, not only :data:`BOLD_SANS_NAMES`: the stress scenes
+    (:mod:`lab.stress`) letter their tiles in serif, slab, condensed, rounded and geometric faces.
+    """
+    for folder in FONT_FOLDERS:
+        if folder.is_dir():
+            match = next(iter(sorted(folder.rglob(name))), None)
+            if match is not None:
+                return match
+    return None
 
 
 @cache
@@ -187,13 +206,14 @@ def render_tile_face(letter: str, *, value: int | None, size: int = 64, font: Pa
                      rotation: int = 0, blank: bool = False,
                      tile_bgr: tuple[int, int, int] = (190, 225, 240),
                      ink_bgr: tuple[int, int, int] = (30, 30, 30), letter_scale: float = 0.62,
-                     value_scale: float = 0.26,
+                     value_scale: float = 0.26, value_place: str = "corner",
                      rng: np.random.Generator | None = None) -> np.ndarray:
     """A ``size`` x ``size`` BGR face of one tile, its top turned ``rotation`` degrees clockwise.
 
     The letter sits a little up and left of centre and the value sits small in the bottom-right
     corner, as printed on real tiles; that corner digit is what tells a turned tile's rotation.
     A blank has neither. With ``rng`` the colour, ink, letter placement and bevel vary.
+    ``value_place`` "inset" prints the value nearer the letter, "large" half as big again.
     """
     if rotation not in (0, 90, 180, 270):
         raise TileFaceError(f"rotation must be 0, 90, 180 or 270, not {rotation!r}")
@@ -203,6 +223,9 @@ def render_tile_face(letter: str, *, value: int | None, size: int = 64, font: Pa
         raise TileFaceError(f"a tile face shows one letter, not {letter!r}")
     if value is not None and (not isinstance(value, int) or not 0 <= value <= 99):
         raise TileFaceError(f"a tile value is a whole number 0 to 99, not {value!r}")
+    if value_place not in VALUE_ANCHORS:
+        raise TileFaceError(f"value_place must be one of {', '.join(VALUE_ANCHORS)}, "
+                            f"not {value_place!r}")
     style = _style(tile_bgr, ink_bgr, letter_scale, value_scale, rng)
     face = _shaded_tile(size, style, rng)
     if not blank:
@@ -220,10 +243,12 @@ def render_tile_face(letter: str, *, value: int | None, size: int = 64, font: Pa
                          ((0.46 + style.letter_dx) * canvas, (0.45 + style.letter_dy) * canvas),
                          "centre", 0.7 * canvas)
         if value is not None:
-            ink = np.maximum(ink, _text_mask(str(value), Path(font), style.value_scale * canvas,
-                                             canvas, ((0.9 + style.value_dx) * canvas,
-                                                      (0.9 + style.value_dy) * canvas),
-                                             "bottom-right", 0.3 * canvas))
+            anchor, grow = VALUE_ANCHORS[value_place]
+            ink = np.maximum(ink, _text_mask(str(value), Path(font),
+                                             style.value_scale * grow * canvas, canvas,
+                                             ((anchor + style.value_dx) * canvas,
+                                              (anchor + style.value_dy) * canvas),
+                                             "bottom-right", 0.3 * grow * canvas))
         alpha = cv2.resize(ink, (size, size), interpolation=cv2.INTER_AREA)[:, :, None]
         face = face * (1 - alpha) + np.array(style.ink_bgr, dtype=np.float32) * alpha
     face = np.clip(face + 0.5, 0, 255).astype(np.uint8)
@@ -233,6 +258,7 @@ def render_tile_face(letter: str, *, value: int | None, size: int = 64, font: Pa
 __all__ = [
     "TileFaceError",
     "available_fonts",
+    "find_font",
     "fonts_for",
     "has_glyph",
     "render_tile_face",
