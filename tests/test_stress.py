@@ -225,3 +225,50 @@ def test_bad_stress_options_are_render_errors(change) -> None:  # type: ignore[n
 
     with pytest.raises(RenderError):
         RenderOptions(**change)
+
+
+def test_the_held_out_pool_draws_every_style_and_colour() -> None:
+    from lab.stress.heldout import face_pool
+
+    pool = face_pool(per_letter=30, seed=1)
+    assert set(pool.styles) == set(FONT_FILES)
+    assert set(pool.colours) == set(axis_named("tile colour").values)
+    assert len(pool.labels) == len(pool.x) == len(pool.styles)
+    # A model held out from "serif" trains on the rest: every letter is still there.
+    letters = {label[0] for label, style in zip(pool.labels, pool.styles, strict=True)
+               if style != "serif"}
+    assert letters == {label[0] for label in pool.labels}
+
+
+def test_the_blur_curve_bins_tiles_and_draws_its_pictures(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import cv2
+
+    from lab.stress.blurcurve import BlurPoint, binned, draw_curve, draw_tiles
+
+    crop = np.full((48, 48, 3), 200, np.uint8)
+    points = [BlurPoint(1, 3.5, 10, 10, 10, [crop]), BlurPoint(2, 3.9, 10, 8, 10, [crop]),
+              BlurPoint(3, 15.0, 20, 5, 12, [crop])]
+    rows = binned(points)
+    first = next(row for row in rows if row["blur_from"] <= 3.5 < row["blur_to"])
+    assert first["tiles"] == 20 and first["letters_right"] == 18
+    assert sum(row["tiles"] for row in rows) == 40
+    draw_curve(rows, points, 12.0, 10.0, tmp_path / "curve.png")
+    draw_tiles(points, tmp_path / "tiles.png")
+    curve = cv2.imread(str(tmp_path / "curve.png"))
+    assert curve is not None and curve.shape[1] == 900
+    assert (curve[:, :, 2].astype(int) - curve[:, :, 0] > 100).any()  # the red curve is drawn
+    assert cv2.imread(str(tmp_path / "tiles.png")) is not None
+
+
+def test_an_enlarged_render_keeps_its_corners_on_the_grid() -> None:
+    """48 MP scenes are rendered at 12 MP and enlarged: the corners must move with the pixels."""
+    from lab.stress.scene import _enlarged
+
+    scene = make_scene(SEED, **CALM)
+    big = _enlarged(scene.photo, 2)
+    assert big.image.shape[:2] == (2 * scene.photo.image.shape[0], 2 * scene.photo.image.shape[1])
+    small = rectify(scene.photo.image, scene.photo.corners, cell_px=24, margin_cells=0.0,
+                    tile_lift=0.0).image.astype(int)
+    large = rectify(big.image, big.corners, cell_px=24, margin_cells=0.0,
+                    tile_lift=0.0).image.astype(int)
+    assert np.abs(small - large).mean() < 6

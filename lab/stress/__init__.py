@@ -19,15 +19,16 @@ axis value (:mod:`lab.stress.score` scores a reading against its scene)::
 
 from __future__ import annotations
 
-from lab.stress.axes import AXES, AXIS_NAMES, FONT_FILES, Axis, axis_named, draw_conditions
-from lab.stress.scene import (
-    FIRST_SEED,
-    StressScene,
-    cached_scene,
+from lab.stress.axes import (
+    AXES,
+    AXIS_NAMES,
+    FONT_FILES,
+    Axis,
+    axis_named,
+    draw_conditions,
     installed_fonts,
-    make_scene,
-    stress_seeds,
 )
+from lab.stress.scene import FIRST_SEED, StressScene, cached_scene, make_scene, stress_seeds
 from lab.stress.score import SceneResult, refusal_kind, score_reading, score_refusal
 
 __all__ = [

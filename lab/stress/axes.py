@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lab.tileface import find_font
+
 
 @dataclass(frozen=True)
 class Axis:
@@ -106,6 +108,11 @@ AXES: tuple[Axis, ...] = (
 AXIS_NAMES = tuple(axis.name for axis in AXES)
 
 
+def installed_fonts(style: str) -> list[str]:
+    """The font files of a lettering style (:data:`FONT_FILES`) installed on this machine."""
+    return [name for name in FONT_FILES[style] if find_font(name) is not None]
+
+
 def axis_named(name: str) -> Axis:
     """The axis called ``name``; ``KeyError`` with the names there are."""
     for axis in AXES:
@@ -137,4 +144,4 @@ def draw_conditions(rng: np.random.Generator, **pinned: str) -> dict[str, str]:
 
 
 __all__ = ["AXES", "AXIS_NAMES", "FONT_FILES", "SIZES", "TABLE_SETTINGS", "WORDS", "Axis",
-           "axis_named", "draw_conditions"]
+           "axis_named", "draw_conditions", "installed_fonts"]

@@ -19,8 +19,14 @@ import cv2
 import numpy as np
 
 from lab.render import RenderedPhoto, RenderOptions, random_position, render_board_photo
-from lab.stress.axes import FONT_FILES, SIZES, TABLE_SETTINGS, WORDS, draw_conditions
-from lab.tileface import find_font
+from lab.stress.axes import (
+    FONT_FILES,
+    SIZES,
+    TABLE_SETTINGS,
+    WORDS,
+    draw_conditions,
+    installed_fonts,
+)
 from referee.cells import SEAT_ORDER
 
 FIRST_SEED = 100_000
@@ -44,11 +50,6 @@ class StressScene:
     details: dict[str, float | str]
     photo: RenderedPhoto
     jpeg: bytes
-
-
-def installed_fonts(style: str) -> list[str]:
-    """The font files of a lettering style (:data:`FONT_FILES`) installed on this machine."""
-    return [name for name in FONT_FILES[style] if find_font(name) is not None]
 
 
 def _range(text: str) -> tuple[float, float]:
@@ -142,6 +143,20 @@ def scene_options(conditions: dict[str, str], rng: np.random.Generator
     return options, details
 
 
+UPSCALED = {"48 MP": 2}
+"""Sizes rendered smaller and enlarged (by this factor): a 48 MP render took over 8 minutes on
+this machine's shared cores, and a phone's 48 MP photo is itself four binned sensor pixels per
+detail, as soft as an enlarged 12 MP one."""
+
+
+def _enlarged(photo: RenderedPhoto, factor: int) -> RenderedPhoto:
+    """A render enlarged ``factor`` times, its corners moved with it (pixel centres kept)."""
+    height, width = photo.image.shape[:2]
+    image = cv2.resize(photo.image, (width * factor, height * factor),
+                       interpolation=cv2.INTER_CUBIC)
+    return replace(photo, image=image, corners=(photo.corners + 0.5) * factor - 0.5)
+
+
 def make_scene(seed: int, **pinned: str) -> StressScene:
     """The scene of ``seed``: the same seed always gives the same conditions and pixels.
 
@@ -157,8 +172,12 @@ def make_scene(seed: int, **pinned: str) -> StressScene:
     tiles = random_position(rng, words=words, seats=seats) if words else {}
     width, height = SIZES[conditions["size"]]
     # Rendered raw, then saved once as a phone saves it: JPEG at the scene's quality.
-    photo = render_board_photo(tiles, seed=seed, width=width, height=height,
+    upscale = UPSCALED.get(conditions["size"], 1)
+    photo = render_board_photo(tiles, seed=seed, width=width // upscale,
+                               height=height // upscale,
                                options=replace(options, jpeg_quality=None))
+    if upscale > 1:
+        photo = _enlarged(photo, upscale)
     ok, data = cv2.imencode(".jpg", photo.image,
                             [cv2.IMWRITE_JPEG_QUALITY, int(options.jpeg_quality or 95)])
     if not ok:
@@ -215,5 +234,5 @@ def stress_seeds(count: int, first: int = FIRST_SEED) -> range:
     return range(first, first + count)
 
 
-__all__ = ["CACHE_DIR", "FIRST_SEED", "StressScene", "cached_scene", "installed_fonts",
-           "make_scene", "scene_key", "scene_options", "stress_seeds"]
+__all__ = ["CACHE_DIR", "FIRST_SEED", "StressScene", "cached_scene", "make_scene", "scene_key",
+           "scene_options", "stress_seeds"]
