@@ -14,8 +14,9 @@ PORT   ?= 5000
 .PHONY: run test check bench eval system-deps clean
 
 ## Debian packages the project uses: tesseract (second-opinion OCR), chromium (browser tests),
-## fonts (the renderer of sample boards and training tiles), openssl (the certificate of
-## `tileref serve --https`). Installed only when something is missing.
+## fonts (the renderer of sample boards and training tiles; the stress scenes of lab/stress
+## letter tiles in serif, slab, condensed, rounded and geometric faces too), openssl (the
+## certificate of `tileref serve --https`). Installed only when something is missing.
 system-deps:
 	@missing=""; \
 	command -v tesseract >/dev/null || missing="$$missing tesseract-ocr"; \
@@ -25,6 +26,12 @@ system-deps:
 	[ -d /usr/share/fonts/truetype/liberation2 ] || missing="$$missing fonts-liberation2"; \
 	[ -d /usr/share/fonts/truetype/freefont ] || missing="$$missing fonts-freefont-ttf"; \
 	[ -e /usr/share/fonts/truetype/noto/NotoSans-Bold.ttf ] || missing="$$missing fonts-noto-core"; \
+	[ -d /usr/share/fonts/opentype/urw-base35 ] || missing="$$missing fonts-urw-base35"; \
+	[ -d /usr/share/fonts/opentype/roboto/slab ] || missing="$$missing fonts-roboto-slab"; \
+	[ -d /usr/share/fonts/truetype/comfortaa ] || missing="$$missing fonts-comfortaa"; \
+	[ -d /usr/share/fonts/truetype/quicksand ] || missing="$$missing fonts-quicksand"; \
+	[ -e /usr/share/fonts/truetype/crosextra/Caladea-Bold.ttf ] || missing="$$missing fonts-crosextra-caladea"; \
+	[ -e /usr/share/fonts/truetype/crosextra/Carlito-Bold.ttf ] || missing="$$missing fonts-crosextra-carlito"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \

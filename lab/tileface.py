@@ -27,6 +27,10 @@ BOLD_SANS_NAMES = (
 )
 """Bold sans faces close to the lettering on real tiles, best first."""
 
+VALUE_ANCHORS = {"corner": (0.9, 1.0), "inset": (0.82, 1.0), "large": (0.93, 1.45)}
+"""Where the value's bottom-right corner sits (a share of the face, both ways) and how much
+bigger than usual it is drawn, by ``value_place``."""
+
 SUPERSAMPLE = 4
 """Faces are drawn this many times larger and shrunk: small tiles keep smooth letter edges."""
 
@@ -64,6 +68,12 @@ TILE_COLOURS_BGR = {
 }
 
 
+MORE_TILE_COLOURS_BGR = {"black plastic": (38, 36, 35)}
+"""Tile colours beyond :data:`TILE_COLOURS_BGR`, drawn only when asked for by name (their ink is
+light: :data:`LIGHT_INK`)."""
+LIGHT_INK = (235, 235, 232)
+
+
 def available_fonts() -> list[Path]:
     """Bold sans TTFs installed here, in order of preference (may be empty on a bare system)."""
     return list(_installed_fonts())
@@ -81,6 +91,21 @@ def _installed_fonts() -> tuple[Path, ...]:
                 found.append(match)
                 break
     return tuple(found)
+
+
+@cache
+def find_font(name: str) -> Path | None:
+    """The installed font file called ``name`` (``"RobotoSlab-Bold.otf"``), or None.
+
+    Any installed face may be named, not only :data:`BOLD_SANS_NAMES`: the stress scenes
+    (:mod:`lab.stress`) letter their tiles in serif, slab, condensed, rounded and geometric faces.
+    """
+    for folder in FONT_FOLDERS:
+        if folder.is_dir():
+            match = next(iter(sorted(folder.rglob(name))), None)
+            if match is not None:
+                return match
+    return None
 
 
 @cache
@@ -134,7 +159,8 @@ def _text_mask(text: str, font_path: Path, height: float, canvas: int,
 
 
 def _style(tile_bgr: tuple[int, int, int], ink_bgr: tuple[int, int, int], letter_scale: float,
-           value_scale: float, rng: np.random.Generator | None) -> FaceStyle:
+           value_scale: float, rng: np.random.Generator | None,
+           colour: str | None = None) -> FaceStyle:
     if rng is None:
         tile = (float(tile_bgr[0]), float(tile_bgr[1]), float(tile_bgr[2]))
         ink = (float(ink_bgr[0]), float(ink_bgr[1]), float(ink_bgr[2]))
@@ -142,12 +168,18 @@ def _style(tile_bgr: tuple[int, int, int], ink_bgr: tuple[int, int, int], letter
                          0.0)
     names = list(TILE_COLOURS_BGR)
     name = names[int(rng.integers(len(names)))]
-    base = np.array(TILE_COLOURS_BGR[name], dtype=np.float64)
-    colour = np.clip(base + rng.normal(0, 4, 3) + rng.normal(0, 10), 0, 255)
+    if colour is not None:  # asked for by name: drawn as above, the colour replaced
+        name = colour
+        if colour in MORE_TILE_COLOURS_BGR:
+            ink_bgr = LIGHT_INK
+    base = np.array({**TILE_COLOURS_BGR, **MORE_TILE_COLOURS_BGR}[name], dtype=np.float64)
+    face_bgr = np.clip(base + rng.normal(0, 4, 3) + rng.normal(0, 10), 0, 255)
+    light_ink = name in MORE_TILE_COLOURS_BGR
     ink_jitter = np.clip(np.array(ink_bgr, dtype=np.float64) + rng.normal(0, 6, 3)
-                         + rng.uniform(-25, 30), 0, 120)
+                         + rng.uniform(-25, 30), 135 if light_ink else 0, 255 if light_ink else 120)
+    colour_bgr = face_bgr
     return FaceStyle(
-        tile_bgr=(float(colour[0]), float(colour[1]), float(colour[2])),
+        tile_bgr=(float(colour_bgr[0]), float(colour_bgr[1]), float(colour_bgr[2])),
         ink_bgr=(float(ink_jitter[0]), float(ink_jitter[1]), float(ink_jitter[2])),
         letter_scale=letter_scale * float(rng.uniform(0.88, 1.12)),
         value_scale=value_scale * float(rng.uniform(0.85, 1.2)),
@@ -187,13 +219,17 @@ def render_tile_face(letter: str, *, value: int | None, size: int = 64, font: Pa
                      rotation: int = 0, blank: bool = False,
                      tile_bgr: tuple[int, int, int] = (190, 225, 240),
                      ink_bgr: tuple[int, int, int] = (30, 30, 30), letter_scale: float = 0.62,
-                     value_scale: float = 0.26,
-                     rng: np.random.Generator | None = None) -> np.ndarray:
+                     value_scale: float = 0.26, value_place: str = "corner",
+                     rng: np.random.Generator | None = None,
+                     colour: str | None = None) -> np.ndarray:
     """A ``size`` x ``size`` BGR face of one tile, its top turned ``rotation`` degrees clockwise.
 
     The letter sits a little up and left of centre and the value sits small in the bottom-right
     corner, as printed on real tiles; that corner digit is what tells a turned tile's rotation.
     A blank has neither. With ``rng`` the colour, ink, letter placement and bevel vary.
+    ``value_place`` "inset" prints the value nearer the letter, "large" half as big again.
+    ``colour`` (with ``rng``) names the tile colour instead of drawing one: "black plastic"
+    (:data:`MORE_TILE_COLOURS_BGR`) too, lettered light.
     """
     if rotation not in (0, 90, 180, 270):
         raise TileFaceError(f"rotation must be 0, 90, 180 or 270, not {rotation!r}")
@@ -203,7 +239,10 @@ def render_tile_face(letter: str, *, value: int | None, size: int = 64, font: Pa
         raise TileFaceError(f"a tile face shows one letter, not {letter!r}")
     if value is not None and (not isinstance(value, int) or not 0 <= value <= 99):
         raise TileFaceError(f"a tile value is a whole number 0 to 99, not {value!r}")
-    style = _style(tile_bgr, ink_bgr, letter_scale, value_scale, rng)
+    if value_place not in VALUE_ANCHORS:
+        raise TileFaceError(f"value_place must be one of {', '.join(VALUE_ANCHORS)}, "
+                            f"not {value_place!r}")
+    style = _style(tile_bgr, ink_bgr, letter_scale, value_scale, rng, colour)
     face = _shaded_tile(size, style, rng)
     if not blank:
         glyph = letter.upper()
@@ -220,10 +259,12 @@ def render_tile_face(letter: str, *, value: int | None, size: int = 64, font: Pa
                          ((0.46 + style.letter_dx) * canvas, (0.45 + style.letter_dy) * canvas),
                          "centre", 0.7 * canvas)
         if value is not None:
-            ink = np.maximum(ink, _text_mask(str(value), Path(font), style.value_scale * canvas,
-                                             canvas, ((0.9 + style.value_dx) * canvas,
-                                                      (0.9 + style.value_dy) * canvas),
-                                             "bottom-right", 0.3 * canvas))
+            anchor, grow = VALUE_ANCHORS[value_place]
+            ink = np.maximum(ink, _text_mask(str(value), Path(font),
+                                             style.value_scale * grow * canvas, canvas,
+                                             ((anchor + style.value_dx) * canvas,
+                                              (anchor + style.value_dy) * canvas),
+                                             "bottom-right", 0.3 * grow * canvas))
         alpha = cv2.resize(ink, (size, size), interpolation=cv2.INTER_AREA)[:, :, None]
         face = face * (1 - alpha) + np.array(style.ink_bgr, dtype=np.float32) * alpha
     face = np.clip(face + 0.5, 0, 255).astype(np.uint8)
@@ -233,6 +274,7 @@ def render_tile_face(letter: str, *, value: int | None, size: int = 64, font: Pa
 __all__ = [
     "TileFaceError",
     "available_fonts",
+    "find_font",
     "fonts_for",
     "has_glyph",
     "render_tile_face",

@@ -184,8 +184,13 @@ def letter_heights(crops: list[np.ndarray]) -> np.ndarray:
 
 
 def render_crop(letter: str, value: int | None, rng: np.random.Generator, cell_px: int,
-                blank: bool = False) -> np.ndarray:
-    """One training crop like a real cell: a tile face, a little off centre, on a board square."""
+                blank: bool = False, font: Path | None = None,
+                colour: str | None = None) -> np.ndarray:
+    """One training crop like a real cell: a tile face, a little off centre, on a board square.
+
+    ``font`` and ``colour`` (a tile colour's name, :mod:`lab.tileface`) pin the face's lettering
+    and colour; by default both are drawn from the bold sans faces and the usual colours.
+    """
     from lab.tileface import render_tile_face
 
     side = int(round(cell_px * (1 + 2 * CROP_PAD)))
@@ -194,7 +199,7 @@ def render_crop(letter: str, value: int | None, rng: np.random.Generator, cell_p
     canvas[:] = board_colour
     face_px = int(round(cell_px * rng.uniform(0.84, 1.0)))
     face = render_tile_face(letter if not blank else "A", value=None if blank else value,
-                            size=face_px, blank=blank, rng=rng,
+                            size=face_px, blank=blank, rng=rng, font=font, colour=colour,
                             tile_bgr=_random_colour(rng, (120, 250), (10, 120)),
                             ink_bgr=_random_colour(rng, (0, 80), (0, 120)),
                             letter_scale=TRAINING_LETTER_SCALE)
@@ -450,33 +455,72 @@ def average_mlps(models: list[Mlp]) -> Mlp:
                np.asarray(sum(m.b2 for m in models) / count, dtype=np.float32), first.labels)
 
 
-def rendered_face_crops(per_letter: int, seed: int, cell_px: int
+LETTERINGS = ("bold sans", "every style")
+"""How training faces are lettered and coloured: "bold sans" (the faces of
+:data:`lab.tileface.BOLD_SANS_NAMES` on the four light tile colours, as the committed models
+learnt) or "every style" (every lettering style and tile colour of the stress scenes,
+:data:`lab.stress.FONT_FILES`, in turn)."""
+
+
+def rendered_faces(per_letter: int, seed: int, cell_px: int, lettering: str = "bold sans"
+                   ) -> tuple[list[np.ndarray], list[str], list[str], list[str]]:
+    """Rendered single tile faces, each turned to a random rotation, their class labels, and the
+    lettering style and tile colour each was drawn in ("" where drawn at random).
+
+    With "every style" the faces of each letter take the styles and colours in turn, so every
+    pair is drawn about equally often.
+    """
+    if lettering not in LETTERINGS:
+        raise ValueError(f"lettering must be one of {', '.join(LETTERINGS)}, not {lettering!r}")
+    rng = np.random.default_rng(seed)
+    values = all_letter_values()
+    styles: list[str] = [""]
+    colours: list[str] = [""]
+    if lettering == "every style":
+        from lab.stress.axes import FONT_FILES, axis_named, installed_fonts
+        from lab.tileface import find_font
+
+        styles = [style for style in FONT_FILES if installed_fonts(style)]
+        colours = list(axis_named("tile colour").values)
+    turned_crops, labels, style_of, colour_of = [], [], [], []
+    for letter in sorted(values) + [BLANK]:
+        count = per_letter if letter != BLANK else per_letter // 2
+        for i in range(count):
+            style = styles[i % len(styles)]
+            colour = colours[(i // len(styles)) % len(colours)]
+            font = None
+            if style:
+                fonts = installed_fonts(style)
+                font = find_font(fonts[int(rng.integers(len(fonts)))])
+            rotation = int(rng.choice(ROTATIONS))
+            if letter == BLANK:
+                crop = render_crop("A", None, rng, cell_px, blank=True, font=font,
+                                   colour=colour or None)
+            else:
+                crop = render_crop(letter, int(rng.choice(values[letter])), rng, cell_px,
+                                   font=font, colour=colour or None)
+            turned_crops.append(np.ascontiguousarray(np.rot90(crop, k=-(rotation // 90))))
+            labels.append(class_label(letter, rotation))
+            style_of.append(style)
+            colour_of.append(colour)
+    return turned_crops, labels, style_of, colour_of
+
+
+def rendered_face_crops(per_letter: int, seed: int, cell_px: int, lettering: str = "bold sans"
                         ) -> tuple[list[np.ndarray], list[str]]:
     """Rendered single tile faces, each turned to a random rotation, and their class labels.
 
     Shared by every tile model's training (the perceptron's features, the network's pixels), so
     both learn from the same faces.
     """
-    rng = np.random.default_rng(seed)
-    values = all_letter_values()
-    turned_crops, labels = [], []
-    for letter in sorted(values) + [BLANK]:
-        count = per_letter if letter != BLANK else per_letter // 2
-        for _ in range(count):
-            rotation = int(rng.choice(ROTATIONS))
-            if letter == BLANK:
-                crop = render_crop("A", None, rng, cell_px, blank=True)
-            else:
-                crop = render_crop(letter, int(rng.choice(values[letter])), rng, cell_px)
-            turned_crops.append(np.ascontiguousarray(np.rot90(crop, k=-(rotation // 90))))
-            labels.append(class_label(letter, rotation))
-    return turned_crops, labels
+    crops, labels, _, _ = rendered_faces(per_letter, seed, cell_px, lettering)
+    return crops, labels
 
 
-def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: int = 0
-                             ) -> tuple[np.ndarray, list[str]]:
+def _rendered_four_rotations(per_letter: int, seed: int, cell_px: int, boards: int = 0,
+                             lettering: str = "bold sans") -> tuple[np.ndarray, list[str]]:
     """Features of rendered training tiles: single faces, then tiles cut from board renders."""
-    turned_crops, labels = rendered_face_crops(per_letter, seed, cell_px)
+    turned_crops, labels = rendered_face_crops(per_letter, seed, cell_px, lettering)
     x = tile_features_batch(turned_crops)
     if boards:
         board_x, board_labels = rotated_features(*rendered_board_tiles(boards, seed, cell_px))
@@ -608,6 +652,7 @@ class TrainingSettings:
     epochs: int = 20
     seed: int = 1
     boards: int = 20  # whole rendered board photos whose tiles join the training set
+    lettering: str = "bold sans"  # the faces' lettering and colours (LETTERINGS)
 
 
 ALL_SOURCES = "__all__"
@@ -662,7 +707,8 @@ def loso_models(sources: set[str], photos: Path = DEV_PHOTOS, *,
                       file=sys.stderr, flush=True)
             data["boards"] = load_real_boards(photos)
             data["render"] = _rendered_four_rotations(settings.per_letter, settings.seed,
-                                                      DEFAULT_CONFIG.cell_px, settings.boards)
+                                                      DEFAULT_CONFIG.cell_px, settings.boards,
+                                                      settings.lettering)
             data["real"] = _real_letter_data(data["boards"])
         return data
 
@@ -728,6 +774,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=TrainingSettings.seed)
     parser.add_argument("--boards", type=int, default=TrainingSettings.boards,
                         help="rendered board photos whose tiles join the training set")
+    parser.add_argument("--lettering", choices=LETTERINGS, default=TrainingSettings.lettering,
+                        help="the training faces' lettering and colours")
     parser.add_argument("--evaluate", action="store_true",
                         help="print leave-one-source-out figures instead of writing models")
     args = parser.parse_args(argv)
@@ -736,7 +784,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(boards)} real boards, {sum(len(b.crops) for b in boards)} tiles "
           f"({time.perf_counter() - started:.0f} s)", file=sys.stderr)
     render_x, render_labels = _rendered_four_rotations(args.per_letter, args.seed,
-                                                       DEFAULT_CONFIG.cell_px, args.boards)
+                                                       DEFAULT_CONFIG.cell_px, args.boards,
+                                                       args.lettering)
     print(f"{len(render_labels)} rendered crops ({time.perf_counter() - started:.0f} s)",
           file=sys.stderr)
     if args.evaluate:

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from lab.render.camera import Camera
 from lab.render.options import (
+    ALL_BOARD_STYLES,
+    ALL_TABLES,
+    ALL_TILE_COLOURS,
     BOARD_STYLES,
     PREMIUM_LAYOUT,
     BoardStyle,
@@ -32,6 +35,9 @@ from lab.render.positions import random_position
 from lab.render.scene import SHEEN_WHITE, render_board_photo, soft_focus
 
 __all__ = [
+    "ALL_BOARD_STYLES",
+    "ALL_TABLES",
+    "ALL_TILE_COLOURS",
     "BOARD_STYLES",
     "PREMIUM_LAYOUT",
     "SHEEN_WHITE",

@@ -46,6 +46,21 @@ PREMIUM_WORDS = {
 }
 
 
+PREMIUM_CODES = {"T": ("TW",), "D": ("DW",), "t": ("TL",), "d": ("DL",)}
+"""Premium squares labelled with short codes, as several editions print them."""
+PREMIUM_NUMBERS = {"T": ("3W",), "D": ("2W",), "t": ("3L",), "d": ("2L",)}
+"""...or with a number and a letter (many European and travel boards)."""
+PREMIUM_LABELS = ("words", "codes", "numbers", "symbols", "none")
+"""How premium squares are labelled: :data:`PREMIUM_WORDS`, :data:`PREMIUM_CODES`,
+:data:`PREMIUM_NUMBERS`, small symbols (dots and diamonds), or colour alone."""
+CENTRE_MARKS = ("star", "ring", "diamond", "plain", "logo")
+"""What the centre square shows: a five-pointed star, a ring, a diamond, nothing, or a round
+logo with the edition's initials."""
+VALUE_PLACES = ("corner", "inset", "large")
+"""Where a tile's value is printed: in the bottom-right corner (most sets), nearer the letter, or
+large in the corner."""
+
+
 class RenderError(ValueError):
     """A render that cannot be made from what was asked (bad size, cell, option)."""
 
@@ -63,6 +78,8 @@ class BoardStyle:
     double_letter: tuple[int, int, int]
     text: tuple[int, int, int]
     plain_text_on_dark: tuple[int, int, int] = (245, 245, 245)
+    walls: float = 0.0  # raised grid walls (a deluxe board's), their width in cells; 0 printed
+    frame_grain: float = 0.0  # wood grain across the frame (a wooden deluxe board), 0 none
 
     def premium(self, kind: str) -> tuple[int, int, int]:
         return {
@@ -89,14 +106,48 @@ BOARD_STYLES = {
                         text=(245, 245, 245)),
 }
 
+EDITION_STYLES = {
+    # A deluxe wooden board: walnut frame, cream squares between raised plastic walls.
+    "deluxe": BoardStyle(square=(170, 205, 220), line=(120, 140, 150), frame=(35, 70, 110),
+                         triple_word=(45, 45, 175), double_word=(140, 140, 225),
+                         triple_letter=(170, 100, 35), double_letter=(215, 195, 150),
+                         text=(245, 245, 245), walls=0.07, frame_grain=1.0),
+    # A travel board: small, a thin light frame, grey-blue squares.
+    "travel": BoardStyle(square=(150, 150, 140), line=(200, 200, 195), frame=(200, 205, 205),
+                         triple_word=(60, 60, 180), double_word=(120, 150, 220),
+                         triple_letter=(150, 90, 40), double_letter=(200, 170, 120),
+                         text=(250, 250, 250)),
+    # A vintage board: yellowed card, faded premium colours, a brown frame.
+    "vintage": BoardStyle(square=(150, 190, 205), line=(185, 210, 220), frame=(40, 65, 100),
+                          triple_word=(85, 95, 180), double_word=(150, 160, 215),
+                          triple_letter=(160, 130, 80), double_letter=(190, 195, 175),
+                          text=(60, 60, 70)),
+}
+"""Board editions beyond :data:`BOARD_STYLES`, for the stress scenes (:mod:`lab.stress`): kept
+apart so that :meth:`RenderOptions.random` draws exactly what it drew before."""
+ALL_BOARD_STYLES = {**BOARD_STYLES, **EDITION_STYLES}
+
 TILE_COLOURS = {
     "ivory": (190, 225, 240),
     "beige": (160, 200, 222),
     "wood": (115, 168, 208),
     "white plastic": (228, 234, 238),
 }
+MORE_TILE_COLOURS = {
+    "black plastic": (38, 36, 35),
+}
+"""Tile colours beyond :data:`TILE_COLOURS` (white letters), for the stress scenes."""
+ALL_TILE_COLOURS = {**TILE_COLOURS, **MORE_TILE_COLOURS}
+LIGHT_INK_TILES = frozenset({"black plastic"})
+"""Tile colours whose letters are printed light on dark."""
 
 TABLES = ("wood", "cloth", "plain", "stone")
+MORE_TABLES = ("felt", "glass", "newspaper", "pattern", "clutter")
+"""Tables beyond :data:`TABLES`, for the stress scenes: felt, a glass top, newspaper, a patterned
+(checked) cloth, and a plain table strewn with papers and books."""
+ALL_TABLES = TABLES + MORE_TABLES
+SHADOW_SHAPES = ("edge", "arm", "head")
+"""A shadow's shape: a straight soft edge across the photo, an arm's band or a head's blob."""
 
 
 @dataclass(frozen=True)
@@ -125,16 +176,32 @@ class RenderOptions:
     tile_drift: tuple[float, float] = (0.0, 0.0)  # cells (right, down) every tile is pushed
     tile_twist: float = 2.5  # degrees: how far a tile is turned on its square
     table: str = "wood"
+    wood_grain: float = 1.0  # scale of a wood table's grain (2: twice as fine)
+    wood_contrast: float = 1.0  # strength of its grain, rings and plank seams
     clutter: int = 0  # loose tiles lying on the table
     rack: bool = False
     hand: bool = False
+    cup: bool = False  # a cup standing on the board
+    premium_labels: str = "words"  # see PREMIUM_LABELS
+    centre_mark: str = "star"  # see CENTRE_MARKS
+    tile_font: str = ""  # a font file's name (lab.tileface); "" any bold sans, as before
+    value_place: str = "corner"  # see VALUE_PLACES
     light_gradient: float = 0.2  # 0 even light; 0.5 one side half as bright
     brightness: float = 1.0
     white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)  # BGR gains
     glare: float = 0.0  # 0 none, 1 a burnt-out highlight
     sheen: float = 0.0  # 0 none, 1 glossy tile tops washed to white at the far edge
     shadow: float = 0.0  # 0 none, 1 a black shadow over part of the board
+    shadow_shape: str = "edge"  # see SHADOW_SHAPES
+    shadow_softness: float = 1.0  # 1 as before; under 1 a harder edge
+    lamp: float = 0.0  # a lamp's fall-off: 0 none, 0.6 the far corners 60 % darker
+    washout: float = 0.0  # window light washing the far rows out: 0 none, 1 white
     blur: float = 0.0  # Gaussian sigma in pixels
+    defocus: float = 0.0  # radius in pixels of the disc a point spreads to
+    motion: float = 0.0  # length in pixels of a straight smear (a shaking hand)
+    motion_angle: float = 0.0  # its direction, degrees
+    depth_of_field: float = 0.0  # Gaussian sigma (px) reached far from the plane in focus
+    distortion: float = 0.0  # radial lens distortion: < 0 barrel, > 0 pincushion
     noise: float = 1.5  # sigma of sensor noise, in grey levels
     jpeg_quality: int | None = None  # compress in memory as a phone would
 
@@ -144,12 +211,14 @@ class RenderOptions:
             (10 <= self.field_of_view <= 120, "field_of_view must be 10 to 120 degrees"),
             (0.2 <= self.fill <= 1.0, f"fill must be 0.2 to 1, not {self.fill}"),
             (0 <= self.offset <= 1, f"offset must be 0 to 1, not {self.offset}"),
-            (self.board_style in BOARD_STYLES,
-             f"board_style must be one of {', '.join(BOARD_STYLES)}, not {self.board_style!r}"),
+            (self.board_style in ALL_BOARD_STYLES,
+             f"board_style must be one of {', '.join(ALL_BOARD_STYLES)}, "
+             f"not {self.board_style!r}"),
             (0.3 <= self.frame_width <= 3, "frame_width must be 0.3 to 3 cells"),
             (self.text_turn in (0, 1, 2, 3), "text_turn must be 0, 1, 2 or 3 quarter turns"),
-            (self.tile_colour in TILE_COLOURS,
-             f"tile_colour must be one of {', '.join(TILE_COLOURS)}, not {self.tile_colour!r}"),
+            (self.tile_colour in ALL_TILE_COLOURS,
+             f"tile_colour must be one of {', '.join(ALL_TILE_COLOURS)}, "
+             f"not {self.tile_colour!r}"),
             (0 <= self.tile_height <= 0.5, "tile_height must be 0 to 0.5 cell"),
             (0.7 <= self.tile_size <= 1.0, "tile_size must be 0.7 to 1 cell"),
             # Past ~0.04 cell two neighbouring tiles can overlap: jitter more only tiles set
@@ -158,7 +227,24 @@ class RenderOptions:
             (len(self.tile_drift) == 2 and all(abs(d) <= 0.5 for d in self.tile_drift),
              "tile_drift must be two shifts of at most half a cell"),
             (0 <= self.tile_twist <= 15, "tile_twist must be 0 to 15 degrees"),
-            (self.table in TABLES, f"table must be one of {', '.join(TABLES)}"),
+            (self.table in ALL_TABLES, f"table must be one of {', '.join(ALL_TABLES)}"),
+            (0.2 <= self.wood_grain <= 5 and 0 <= self.wood_contrast <= 4,
+             "wood_grain must be 0.2 to 5, wood_contrast 0 to 4"),
+            (self.premium_labels in PREMIUM_LABELS,
+             f"premium_labels must be one of {', '.join(PREMIUM_LABELS)}"),
+            (self.centre_mark in CENTRE_MARKS,
+             f"centre_mark must be one of {', '.join(CENTRE_MARKS)}"),
+            (self.value_place in VALUE_PLACES,
+             f"value_place must be one of {', '.join(VALUE_PLACES)}"),
+            (self.shadow_shape in SHADOW_SHAPES,
+             f"shadow_shape must be one of {', '.join(SHADOW_SHAPES)}"),
+            (0.05 <= self.shadow_softness <= 3, "shadow_softness must be 0.05 to 3"),
+            (0 <= self.lamp <= 0.9 and 0 <= self.washout <= 1,
+             "lamp must be 0 to 0.9, washout 0 to 1"),
+            (0 <= self.defocus <= 20 and 0 <= self.motion <= 40
+             and 0 <= self.depth_of_field <= 20,
+             "defocus must be 0-20 px, motion 0-40 px, depth_of_field 0-20 px"),
+            (-0.5 <= self.distortion <= 0.5, "distortion must be -0.5 to 0.5"),
             (0 <= self.clutter <= 60, "clutter must be 0 to 60 loose tiles"),
             (0 <= self.light_gradient <= 0.9, "light_gradient must be 0 to 0.9"),
             (0.1 <= self.brightness <= 2, "brightness must be 0.1 to 2"),
@@ -177,6 +263,11 @@ class RenderOptions:
             load_tile_set(self.tile_set)
         except ValueError as error:
             raise RenderError(str(error)) from None
+        if self.tile_font:
+            from lab.tileface import find_font
+
+            if find_font(self.tile_font) is None:
+                raise RenderError(f"no font file named {self.tile_font!r} is installed")
 
     @classmethod
     def clean(cls, **changes: object) -> RenderOptions:

@@ -4,16 +4,24 @@ laid out, then drawn, lit and spoilt as a phone photo is."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from lab.render.camera import Camera, aim_camera
-from lab.render.options import BOARD_STYLES, TILE_COLOURS, RenderedPhoto, RenderError, RenderOptions
+from lab.render.options import (
+    ALL_BOARD_STYLES,
+    ALL_TILE_COLOURS,
+    LIGHT_INK_TILES,
+    RenderedPhoto,
+    RenderError,
+    RenderOptions,
+)
 from lab.render.solids import Block, draw_shadows, draw_sides, draw_top, square, with_z
 from lab.render.surfaces import board_texture, table_image
-from lab.tileface import available_fonts, fonts_for, render_tile_face
+from lab.tileface import available_fonts, find_font, fonts_for, has_glyph, render_tile_face
 from referee.boardtext import Tile
 from referee.cells import SIZE, Cell
 from referee.tiles import TileSet, load_tile_set
@@ -25,20 +33,35 @@ def _bgr(values: np.ndarray) -> tuple[int, int, int]:
     return int(values[0]), int(values[1]), int(values[2])
 
 
+@dataclass(frozen=True)
+class _Lettering:
+    """How this render's tiles are lettered: the font, the ink, where the value goes."""
+
+    font: Path | None
+    ink: tuple[int, int, int] = (30, 30, 30)
+    value_place: str = "corner"
+    any_font: bool = False  # the font was asked for by name: any face, not only bold sans
+
+
 def _tile_face(tile: Tile, tile_set: TileSet, size: int, colour: np.ndarray,
-               font: Path | None, rotation: int, rng: np.random.Generator) -> np.ndarray:
+               lettering: _Lettering, rotation: int, rng: np.random.Generator) -> np.ndarray:
     letter = tile.letter
-    face_font = font if (font is not None and (tile.blank or font in fonts_for(letter))) else None
+    font = lettering.font
+    if lettering.any_font:
+        has = font is not None and (tile.blank or has_glyph(font, letter.upper()))
+    else:
+        has = font is not None and (tile.blank or font in fonts_for(letter))
     return render_tile_face(
         "?" if tile.blank else letter,
         value=None if tile.blank else tile_set.value(letter),
-        size=size, font=face_font, rotation=rotation, blank=tile.blank,
+        size=size, font=font if has else None, rotation=rotation, blank=tile.blank,
         tile_bgr=_bgr(np.clip(colour + rng.normal(0, 3, 3), 0, 255)),
-        letter_scale=0.6, value_scale=0.25)
+        ink_bgr=lettering.ink, letter_scale=0.6, value_scale=0.25,
+        value_place=lettering.value_place)
 
 
 def _board_blocks(tiles: dict[Cell, Tile], options: RenderOptions, tile_set: TileSet,
-                  face_px: int, colour: np.ndarray, font: Path | None,
+                  face_px: int, colour: np.ndarray, font: _Lettering,
                   seed: int) -> list[Block]:
     blocks = []
     for cell in sorted(tiles):
@@ -54,7 +77,7 @@ def _board_blocks(tiles: dict[Cell, Tile], options: RenderOptions, tile_set: Til
 
 
 def _clutter_blocks(options: RenderOptions, tile_set: TileSet, face_px: int, colour: np.ndarray,
-                    font: Path | None, board_half: float, table_z: float,
+                    font: _Lettering, board_half: float, table_z: float,
                     rng: np.random.Generator) -> list[Block]:
     """Loose tiles and a rack on the table around the board, never over it."""
     blocks: list[Block] = []
@@ -157,6 +180,43 @@ def _draw_hand(image: np.ndarray, camera: Camera, rng: np.random.Generator,
     return mask
 
 
+def _draw_cup(image: np.ndarray, camera: Camera, rng: np.random.Generator,
+              light: np.ndarray) -> np.ndarray:
+    """A cup standing on the board: a cylinder 2.5 cells across and 3 tall, with its shadow,
+    its side shaded round and a dark rim of coffee; returns where it hides the board."""
+    height, width = image.shape[:2]
+    centre = rng.uniform(1.5, SIZE - 1.5, 2)
+    radius, tall = rng.uniform(1.0, 1.4), rng.uniform(2.4, 3.4)
+    angles = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+    ring = np.column_stack([centre[0] + radius * np.cos(angles),
+                            centre[1] + radius * np.sin(angles)])
+    base = camera.project(with_z(ring, -0.2))
+    top = camera.project(with_z(ring, -0.2 - tall))
+    cast = camera.project(with_z(ring + light * tall * 0.8, -0.2))
+    shadow = np.zeros((height, width), np.float32)
+    cv2.fillConvexPoly(shadow, cv2.convexHull(np.vstack([base, cast]).astype(np.int32)), 1.0)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, width * 0.004))
+    image *= (1 - 0.45 * shadow)[:, :, None]
+    mask = np.zeros((height, width), np.float32)
+    cv2.fillConvexPoly(mask, cv2.convexHull(np.vstack([base, top]).astype(np.int32)), 1.0,
+                       cv2.LINE_AA)
+    colour = rng.uniform(60, 240, 3)
+    xs = np.arange(width, dtype=np.float32)[None, :]
+    across = np.clip((xs - base[:, 0].min()) / max(float(np.ptp(base[:, 0])), 1.0), 0, 1)
+    body = colour[None, None, :] * (0.55 + 0.5 * np.sin(np.pi * across))[:, :, None]
+    image[:] = image * (1 - mask[:, :, None]) + body * mask[:, :, None]
+    rim = np.zeros((height, width), np.float32)
+    cv2.fillConvexPoly(rim, top.astype(np.int32), 1.0, cv2.LINE_AA)
+    inner = camera.project(with_z(np.column_stack([centre[0] + radius * 0.88 * np.cos(angles),
+                                                   centre[1] + radius * 0.88 * np.sin(angles)]),
+                                  -0.2 - tall))
+    coffee = np.zeros((height, width), np.float32)
+    cv2.fillConvexPoly(coffee, inner.astype(np.int32), 1.0, cv2.LINE_AA)
+    image[:] = image * (1 - rim[:, :, None]) + colour * 1.05 * rim[:, :, None]
+    image[:] = image * (1 - coffee[:, :, None]) + np.array([20, 35, 60]) * coffee[:, :, None]
+    return np.maximum(mask, rim)
+
+
 SHEEN_WHITE = 235.0
 """The grey a fully washed tile top reaches: a window's reflection, not a burnt-out highlight."""
 
@@ -175,8 +235,15 @@ def _sheen(image: np.ndarray, tops: np.ndarray, corners: np.ndarray, strength: f
 
 
 def _photo_effects(image: np.ndarray, options: RenderOptions, board_points: np.ndarray,
-                   rng: np.random.Generator) -> np.ndarray:
-    """What the phone and the room do to the picture, in a fixed order."""
+                   rng: np.random.Generator, camera: Camera | None = None,
+                   more: np.random.Generator | None = None) -> np.ndarray:
+    """What the phone and the room do to the picture, in a fixed order.
+
+    The effects added for the stress scenes (:mod:`lab.stress`: a lamp, a washed-out far row,
+    shaped shadows, defocus, motion, depth of field) draw from ``more``, a stream of their own,
+    so every render made before them is unchanged.
+    """
+    more = more if more is not None else np.random.default_rng(0)
     height, width = image.shape[:2]
     xs = np.arange(width, dtype=np.float32)[None, :]
     ys = np.arange(height, dtype=np.float32)[:, None]
@@ -187,14 +254,28 @@ def _photo_effects(image: np.ndarray, options: RenderOptions, board_points: np.n
         image *= (1 + options.light_gradient * 0.5 * ramp)[:, :, None]
     radius = np.hypot(xs - width / 2, ys - height / 2) / math.hypot(width / 2, height / 2)
     image *= (1 - 0.25 * radius ** 2)[:, :, None]
-    if options.shadow:
+    if options.lamp:
+        # A lamp over one spot near the board: light falls off with the distance from it.
+        spot = board_points[int(more.integers(len(board_points)))]
+        reach = np.hypot(xs - spot[0], ys - spot[1]) / math.hypot(width, height)
+        image *= (1 - options.lamp * np.clip(reach * 1.6, 0, 1) ** 1.5)[:, :, None]
+    if options.shadow and options.shadow_shape == "edge":
         angle = rng.uniform(0, 2 * math.pi)
         anchor = board_points[int(rng.integers(len(board_points)))]
         distance = (xs - anchor[0]) * math.cos(angle) + (ys - anchor[1]) * math.sin(angle)
-        softness = max(width, height) * rng.uniform(0.01, 0.05)
+        softness = max(width, height) * rng.uniform(0.01, 0.05) * options.shadow_softness
         mask = 1 / (1 + np.exp(-distance / softness))
         image *= (1 - options.shadow * 0.85 * mask)[:, :, None]
+    elif options.shadow:
+        mask = _shadow_shape(options, board_points, width, height, more)
+        image *= (1 - options.shadow * 0.85 * mask)[:, :, None]
     image *= np.array(options.white_balance, dtype=np.float32) * options.brightness
+    if options.washout:
+        # Window light off the far part of the board: everything there paled towards white.
+        top, bottom = board_points[:, 1].min(), board_points[:, 1].max()
+        farther = np.clip((bottom - ys) / max(bottom - top, 1.0), 0, 1.3)
+        wash = options.washout * np.clip(1.6 * farther - 0.9, 0, 1) ** 1.5
+        image += (250 - image) * wash[:, :, None]
     if options.glare:
         centre = board_points[int(rng.integers(len(board_points)))]
         sigma = min(width, height) * rng.uniform(0.04, 0.12)
@@ -202,6 +283,12 @@ def _photo_effects(image: np.ndarray, options: RenderOptions, board_points: np.n
         halo = np.exp(-((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / (2 * (3 * sigma) ** 2))
         boost = options.glare * (1.6 * spot + 0.25 * halo)
         image += (255 * 1.2 - image) * np.clip(boost, 0, 1)[:, :, None]
+    if options.depth_of_field and camera is not None:
+        image = _depth_of_field(image, camera, options.depth_of_field, more)
+    if options.defocus:
+        image = cv2.filter2D(image, -1, _disc(options.defocus))
+    if options.motion:
+        image = cv2.filter2D(image, -1, _streak(options.motion, options.motion_angle))
     if options.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), options.blur)
     if options.noise > 0:
@@ -213,6 +300,107 @@ def _photo_effects(image: np.ndarray, options: RenderOptions, board_points: np.n
         if ok:
             result = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
     return result
+
+
+def _shadow_shape(options: RenderOptions, board_points: np.ndarray, width: int, height: int,
+                  rng: np.random.Generator) -> np.ndarray:
+    """A hard-edged shadow across the board: an arm's band reaching in from an edge of the
+    photo, or a head's blob over one spot; 0 to 1 over the image."""
+    mask = np.zeros((height, width), np.float32)
+    target = board_points[int(rng.integers(len(board_points)))]
+    span = float(np.ptp(board_points[:, 0]) + np.ptp(board_points[:, 1])) / 2
+    if options.shadow_shape == "arm":
+        edge = int(rng.integers(4))
+        start = [(rng.uniform(0, width), height * 1.2), (-0.2 * width, rng.uniform(0, height)),
+                 (rng.uniform(0, width), -0.2 * height), (width * 1.2, rng.uniform(0, height))][
+            edge]
+        thickness = max(2, int(span * rng.uniform(0.12, 0.2)))
+        cv2.line(mask, (int(start[0]), int(start[1])), (int(target[0]), int(target[1])), 1.0,
+                 thickness, cv2.LINE_AA)
+        cv2.circle(mask, (int(target[0]), int(target[1])), int(thickness * 0.8), 1.0, -1,
+                   cv2.LINE_AA)
+    else:
+        axes = (max(2, int(span * rng.uniform(0.12, 0.2))), max(2, int(span * rng.uniform(
+            0.15, 0.25))))
+        cv2.ellipse(mask, (int(target[0]), int(target[1])), axes, rng.uniform(0, 180), 0, 360,
+                    1.0, -1, cv2.LINE_AA)
+    soft = max(0.5, span * 0.006 * options.shadow_softness)
+    return np.asarray(cv2.GaussianBlur(mask, (0, 0), soft), np.float32)
+
+
+def _disc(radius: float) -> np.ndarray:
+    """A defocused lens's point spread: a disc of ``radius`` pixels, summing to 1."""
+    size = 2 * int(math.ceil(radius)) + 3
+    big = np.zeros((size * 8, size * 8), np.float32)
+    cv2.circle(big, (size * 4, size * 4), int(round(radius * 8)), 1.0, -1, cv2.LINE_AA)
+    kernel = cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA)
+    return kernel / kernel.sum()
+
+
+def _streak(length: float, angle: float) -> np.ndarray:
+    """A shaking hand's point spread: a straight line ``length`` pixels long, summing to 1."""
+    size = 2 * int(math.ceil(length / 2)) + 3
+    big = np.zeros((size * 8, size * 8), np.float32)
+    dx, dy = math.cos(math.radians(angle)) * length * 4, math.sin(math.radians(angle)) * length * 4
+    centre = size * 4
+    cv2.line(big, (int(centre - dx), int(centre - dy)), (int(centre + dx), int(centre + dy)), 1.0,
+             8, cv2.LINE_AA)
+    kernel = cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA)
+    return kernel / kernel.sum()
+
+
+def _depth_of_field(image: np.ndarray, camera: Camera, sigma: float,
+                    rng: np.random.Generator) -> np.ndarray:
+    """Sharp at one depth across the board, softer the further in front or behind it, up to a
+    Gaussian of ``sigma`` pixels: a close, steep photo focused on one row."""
+    height, width = image.shape[:2]
+    step = 8
+    gx, gy = np.meshgrid(np.arange(0, width, step, dtype=np.float64),
+                         np.arange(0, height, step, dtype=np.float64))
+    inverse = np.linalg.inv(camera.plane_homography(0.0))
+    w = inverse[2, 0] * gx + inverse[2, 1] * gy + inverse[2, 2]
+    w = np.where(np.abs(w) < 1e-9, 1e-9, w)
+    wx = (inverse[0, 0] * gx + inverse[0, 1] * gy + inverse[0, 2]) / w
+    wy = (inverse[1, 0] * gx + inverse[1, 1] * gy + inverse[1, 2]) / w
+    points = np.column_stack([wx.ravel(), wy.ravel(), np.zeros(wx.size)])
+    depth = camera.depth(points).reshape(gx.shape)
+    board = camera.depth(np.array([[x, y, 0.0] for x in (0, SIZE) for y in (0, SIZE)]))
+    focus = rng.uniform(board.min(), board.max())
+    reach = max(float(board.max() - board.min()) / 2, 1e-6)
+    weight = np.clip(np.abs(depth - focus) / reach, 0, 1).astype(np.float32)
+    weight = np.where(w > 0, weight, 1.0).astype(np.float32)
+    weight = cv2.resize(weight, (width, height), interpolation=cv2.INTER_LINEAR)
+    soft = cv2.GaussianBlur(image, (0, 0), sigma)
+    middle = cv2.GaussianBlur(image, (0, 0), sigma / 2)
+    near = np.clip(weight * 2, 0, 1)[:, :, None]
+    far = np.clip(weight * 2 - 1, 0, 1)[:, :, None]
+    return image * (1 - near) + middle * (near - far) + soft * far
+
+
+def _distort(image: np.ndarray, corners: np.ndarray, k1: float) -> tuple[np.ndarray, np.ndarray]:
+    """Radial lens distortion: the photo seen through a lens that bends straight lines (``k1``
+    < 0 barrel, > 0 pincushion), and where the grid's corners land in it.
+
+    A pixel at radius r (a share of the half diagonal) in the distorted photo shows what lay at
+    r (1 + k1 r^2) in the straight one; the corners are moved the other way, by solving that.
+    """
+    height, width = image.shape[:2]
+    centre = np.array([width / 2, height / 2])
+    norm = math.hypot(width / 2, height / 2)
+    xs, ys = np.meshgrid(np.arange(width, dtype=np.float32), np.arange(height, dtype=np.float32))
+    dx, dy = (xs - centre[0]) / norm, (ys - centre[1]) / norm
+    factor = 1 + k1 * (dx * dx + dy * dy)
+    map_x = (centre[0] + dx * factor * norm).astype(np.float32)
+    map_y = (centre[1] + dy * factor * norm).astype(np.float32)
+    bent = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    moved = []
+    for point in corners:
+        target = (point - centre) / norm
+        guess = target.copy()
+        for _ in range(50):  # r_d (1 + k1 r_d^2) = r_u, by fixed point
+            guess = target / (1 + k1 * float(guess @ guess))
+        moved.append(centre + guess * norm)
+    return bent, np.array(moved)
 
 
 def _orientation(corners: np.ndarray) -> int:
@@ -277,11 +465,16 @@ def render_board_photo(tiles: dict[Cell, Tile], *, seed: int, width: int = 1600,
     image = table_image(options, camera, width, height, board_thickness, rng)
     # The board: shadow on the table, its edge, then the printed top.
     board_block = Block(board_outline[:, :2], board_thickness, board_thickness,
-                        np.array(BOARD_STYLES[options.board_style].frame, dtype=np.float64) * 0.7,
-                        None)
-    colour = np.array(TILE_COLOURS[options.tile_colour], dtype=np.float64) + rng.normal(0, 5, 3)
+                        np.array(ALL_BOARD_STYLES[options.board_style].frame,
+                                 dtype=np.float64) * 0.7, None)
+    colour = np.array(ALL_TILE_COLOURS[options.tile_colour], dtype=np.float64) + rng.normal(0, 5,
+                                                                                           3)
     fonts = available_fonts()
     font = fonts[int(rng.integers(len(fonts)))] if fonts else None
+    if options.tile_font:
+        font = find_font(options.tile_font)
+    font = _Lettering(font, (235, 235, 232) if options.tile_colour in LIGHT_INK_TILES
+                      else (30, 30, 30), options.value_place, bool(options.tile_font))
     clutter = _clutter_blocks(options, tile_set, face_px, colour, font, half, board_thickness,
                               rng)
     draw_shadows(image, camera, [board_block, *clutter], light, 0.45)
@@ -310,8 +503,13 @@ def render_board_photo(tiles: dict[Cell, Tile], *, seed: int, width: int = 1600,
     if tops is not None:
         _sheen(image, tops, corners, options.sheen)
     covered: frozenset[Cell] = frozenset()
+    masks = []
     if options.hand:
-        mask = _draw_hand(image, camera, _stream(seed, 3), light)
+        masks.append(_draw_hand(image, camera, _stream(seed, 3), light))
+    if options.cup:
+        masks.append(_draw_cup(image, camera, _stream(seed, 5), light))
+    if masks:
+        mask = np.maximum.reduce(masks)
         centres = camera.project(np.array([[c + 0.5, r + 0.5, -options.tile_height]
                                            for r in range(SIZE) for c in range(SIZE)]))
         hidden = []
@@ -321,7 +519,10 @@ def render_board_photo(tiles: dict[Cell, Tile], *, seed: int, width: int = 1600,
                 hidden.append(Cell(index % SIZE, index // SIZE))
         covered = frozenset(hidden)
     board_points = camera.project(np.array([[*rng.uniform(0, SIZE, 2), 0] for _ in range(8)]))
-    photo = _photo_effects(image, options, board_points, _stream(seed, 4))
+    photo = _photo_effects(image, options, board_points, _stream(seed, 4), camera,
+                           _stream(seed, 6))
+    if options.distortion:
+        photo, corners = _distort(photo, corners, options.distortion)
     return RenderedPhoto(photo, corners.astype(np.float64), dict(tiles), _orientation(corners),
                          seed, options, covered)
 

@@ -1,0 +1,197 @@
+"""Leave one condition out: the tile model trained without a lettering style or a tile colour,
+tested on the stress scenes that have it.
+
+The committed tile model learnt from bold sans faces on four light tile colours; a new user's set
+may be lettered in a serif or be black plastic. To tell what training on *other* styles buys
+for one never seen, each trained condition (:data:`HELD_OUT`: the lettering styles of
+:data:`lab.stress.FONT_FILES` and the tile colours) gets a tile perceptron trained on rendered
+faces of every other style and colour plus the real tiles of the truth photos, and reads that
+condition's stress scenes; the same model trained on every style and colour (``seen``) reads
+them too, so a row says what holding the condition out costs, and the committed model's figure
+(the plain stress run) what the wider training buys.
+
+The faces are rendered once into a pool (:data:`PER_LETTER` a letter, spread evenly over the
+styles and colours) and each model trained on the pool less the held-out condition's faces;
+models are cached under ``~/.cache/tileref/heldout`` by a key of the code and settings, as
+:func:`lab.train.loso_models` caches its leave-one-source-out models.
+
+Occupancy is not held out: its rendered training boards are three editions of
+:data:`lab.render.BOARD_STYLES`, and retraining it per edition is the next step (the stress rows
+by edition show what the committed model does on editions it never saw).
+
+``python -m bench stress --held-out [--write]``
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from lab.stress.axes import axis_named
+from lab.stress.scene import cached_scene, scene_key
+from lab.stress.score import SceneResult, score_reading, score_refusal
+from lab.train import (
+    CACHE_DIR,
+    TILE_SEEDS,
+    TrainingSettings,
+    _real_letter_data,
+    load_real_boards,
+    rendered_faces,
+    train_tiles,
+    training_key,
+)
+from lab.truth import DEV_PHOTOS
+from vision import DISPUTE_CONFIG, VisionError, read_board
+from vision.letters.classify import TileClassifier, tile_features_batch
+from vision.perceptron import Mlp
+
+HELD_OUT = ("font", "tile colour")
+"""The axes whose values the tile model learns from renders, held out one at a time."""
+PER_LETTER = 240
+"""Rendered faces of each letter in the pool (blanks half as many), spread over every style and
+colour: the committed model's 480 a letter, halved so a dozen models train in minutes."""
+POOL_SEED = 33
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "bench" / "results" / "stress-heldout.csv"
+
+
+@dataclass
+class Pool:
+    """Rendered training faces' features, labels, and the style and colour each was drawn in."""
+
+    x: np.ndarray
+    labels: list[str]
+    styles: np.ndarray
+    colours: np.ndarray
+
+
+def face_pool(per_letter: int = PER_LETTER, seed: int = POOL_SEED, cell_px: int = 48) -> Pool:
+    """Faces of every letter in every lettering style and tile colour (``lab.train``'s "every
+    style" faces), one random rotation each."""
+    crops, labels, styles, colours = rendered_faces(per_letter, seed, cell_px, "every style")
+    return Pool(tile_features_batch(crops), labels, np.array(styles), np.array(colours))
+
+
+def _key(photos: Path) -> str:
+    """A digest of the code and settings the held-out models depend on: the training's own
+    (:func:`lab.train.training_key`), the scenes' renderer and this module."""
+    digest = hashlib.sha256(f"heldout {PER_LETTER} {POOL_SEED} {TILE_SEEDS}".encode())
+    digest.update(training_key(photos, TrainingSettings()).encode())
+    digest.update(scene_key().encode())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def held_out_models(conditions: list[tuple[str, str]], photos: Path = DEV_PHOTOS,
+                    cache_dir: Path = CACHE_DIR.parent / "heldout") -> dict[tuple[str, str], Mlp]:
+    """For each (axis, value), a tile perceptron trained without that value's faces; the key
+    ("all", "seen") is trained on every face. Trained once and cached."""
+    folder = cache_dir / _key(photos)
+    data: dict[str, object] = {}
+    models = {}
+    for axis, value in [("all", "seen"), *conditions]:
+        path = folder / f"{axis}-{value}.tiles.npz".replace(" ", "_")
+        if not path.exists():
+            if not data:
+                print("rendering the face pool and cutting the real tiles (cached models next "
+                      "time) ...", file=sys.stderr, flush=True)
+                data["pool"] = face_pool()
+                data["real"] = _real_letter_data(load_real_boards(photos))
+            pool: Pool = data["pool"]  # type: ignore[assignment]
+            real_x, real_labels, _ = data["real"]  # type: ignore[misc]
+            keep = np.ones(len(pool.labels), bool)
+            if axis == "font":
+                keep = pool.styles != value
+            elif axis == "tile colour":
+                keep = pool.colours != value
+            print(f"training without {axis} {value} ({keep.sum()} faces) ...", file=sys.stderr,
+                  flush=True)
+            model = train_tiles(pool.x[keep], [label for label, k in zip(pool.labels, keep,
+                                                                         strict=True) if k],
+                                real_x, real_labels)
+            folder.mkdir(parents=True, exist_ok=True)
+            model.save(path)
+        models[(axis, value)] = Mlp.load(path)
+    return models
+
+
+def _read(scene, classifier: TileClassifier) -> SceneResult:  # type: ignore[no-untyped-def]
+    try:
+        reading = read_board(scene.jpeg, config=DISPUTE_CONFIG, classifier=classifier)
+    except VisionError as error:
+        return score_refusal(scene, str(error))
+    return score_reading(scene, reading)
+
+
+def _figures(results: list[SceneResult]) -> tuple[int, int, int, int, int, int, int]:
+    found = [r for r in results if r.found]
+    return (len(results), len(found), sum(r.letters - r.letters_wrong for r in found),
+            sum(r.letters for r in found), sum(r.rotations - r.rotations_wrong for r in found),
+            sum(r.rotations for r in found), sum(r.occupancy_wrong for r in found))
+
+
+def held_out_table(seeds: Iterable[int], *, write: bool = False) -> int:
+    """Train (or load) the held-out models, read each held-out condition's scenes with its own
+    and with the model that saw every condition, print a row per condition."""
+    seeds = list(seeds)
+    conditions = [(axis, value) for axis in HELD_OUT for value in axis_named(axis).values]
+    models = held_out_models(conditions)
+    scenes_of: dict[tuple[str, str], list[int]] = {condition: [] for condition in conditions}
+    for seed in seeds:
+        scene = cached_scene(seed)
+        for axis, value in conditions:
+            if scene.conditions[axis] == value:
+                scenes_of[(axis, value)].append(seed)
+    variants = {"perceptron": lambda key: TileClassifier(models[key])}
+    rows = []
+    for axis, value in conditions:
+        chosen = scenes_of[(axis, value)]
+        figures = {}
+        for variant, classifier_of in variants.items():
+            for trained in ("held out", "seen"):
+                key = (axis, value) if trained == "held out" else ("all", "seen")
+                print(f"\rreading {axis} {value} ({len(chosen)} scenes), {variant}, {trained}"
+                      + " " * 10, end="", file=sys.stderr, flush=True)
+                classifier = classifier_of(key)
+                figures[(variant, trained)] = _figures([_read(cached_scene(seed), classifier)
+                                                        for seed in chosen])
+        rows.append((axis, value, figures))
+    print(file=sys.stderr)
+    print(f"held out one at a time: each condition's stress scenes (of {len(seeds)}) read with a "
+          "tile model trained without it (held out) and with one trained on every condition "
+          "(seen)\n")
+
+    def pct(part: int, whole: int) -> str:
+        return f"{part:5d}/{whole:<5d} {100 * part / whole:6.2f}%" if whole else "-"
+
+    header = f"{'axis':12} {'value':14} {'scenes':>6} {'found':>5}"
+    for variant in variants:
+        header += f" {'letters ' + variant + ' held out':>26} {'seen':>19}"
+    print(header + f" {'rotations held out':>22} {'occ. wrong':>10}")
+    for axis, value, figures in rows:
+        first = figures[("perceptron", "held out")]
+        line = f"{axis:12} {value:14} {first[0]:6d} {first[1]:5d}"
+        for variant in variants:
+            held, seen = figures[(variant, "held out")], figures[(variant, "seen")]
+            line += f" {pct(held[2], held[3]):>26} {pct(seen[2], seen[3]):>19}"
+        print(line + f" {pct(first[4], first[5]):>22} {first[6]:10d}")
+    if write:
+        with RESULTS.open("w", newline="") as file:
+            writer = csv.writer(file)
+            writer.writerow(["axis", "value", "variant", "trained", "scenes", "found",
+                             "letters_right", "letters", "rotations_right", "rotations",
+                             "occupancy_wrong"])
+            for axis, value, figures in rows:
+                for (variant, trained), numbers in figures.items():
+                    writer.writerow([axis, value, variant, trained, *numbers])
+        print(f"written: {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+__all__ = ["HELD_OUT", "PER_LETTER", "Pool", "face_pool", "held_out_models", "held_out_table"]
