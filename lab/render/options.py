@@ -38,7 +38,7 @@ PREMIUM_LAYOUT = (
 letter, d double letter, * the centre star (a double word). The layout is the same after any
 quarter turn, which lets the printed words face any side of the board."""
 
-PREMIUM_WORDS = {
+PREMIUM_WORDS: dict[str, tuple[str, ...]] = {
     "T": ("TRIPLE", "WORD", "SCORE"),
     "D": ("DOUBLE", "WORD", "SCORE"),
     "t": ("TRIPLE", "LETTER", "SCORE"),
@@ -46,9 +46,11 @@ PREMIUM_WORDS = {
 }
 
 
-PREMIUM_CODES = {"T": ("TW",), "D": ("DW",), "t": ("TL",), "d": ("DL",)}
+PREMIUM_CODES: dict[str, tuple[str, ...]] = {
+    "T": ("TW",), "D": ("DW",), "t": ("TL",), "d": ("DL",)}
 """Premium squares labelled with short codes, as several editions print them."""
-PREMIUM_NUMBERS = {"T": ("3W",), "D": ("2W",), "t": ("3L",), "d": ("2L",)}
+PREMIUM_NUMBERS: dict[str, tuple[str, ...]] = {
+    "T": ("3W",), "D": ("2W",), "t": ("3L",), "d": ("2L",)}
 """...or with a number and a letter (many European and travel boards)."""
 PREMIUM_LABELS = ("words", "codes", "numbers", "symbols", "none")
 """How premium squares are labelled: :data:`PREMIUM_WORDS`, :data:`PREMIUM_CODES`,

@@ -193,9 +193,9 @@ def _draw_cup(image: np.ndarray, camera: Camera, rng: np.random.Generator,
     base = camera.project(with_z(ring, -0.2))
     top = camera.project(with_z(ring, -0.2 - tall))
     cast = camera.project(with_z(ring + light * tall * 0.8, -0.2))
-    shadow = np.zeros((height, width), np.float32)
-    cv2.fillConvexPoly(shadow, cv2.convexHull(np.vstack([base, cast]).astype(np.int32)), 1.0)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, width * 0.004))
+    outline = np.zeros((height, width), np.float32)
+    cv2.fillConvexPoly(outline, cv2.convexHull(np.vstack([base, cast]).astype(np.int32)), 1.0)
+    shadow = cv2.GaussianBlur(outline, (0, 0), max(1.0, width * 0.004))
     image *= (1 - 0.45 * shadow)[:, :, None]
     mask = np.zeros((height, width), np.float32)
     cv2.fillConvexPoly(mask, cv2.convexHull(np.vstack([base, top]).astype(np.int32)), 1.0,
@@ -470,10 +470,10 @@ def render_board_photo(tiles: dict[Cell, Tile], *, seed: int, width: int = 1600,
     colour = np.array(ALL_TILE_COLOURS[options.tile_colour], dtype=np.float64) + rng.normal(0, 5,
                                                                                            3)
     fonts = available_fonts()
-    font = fonts[int(rng.integers(len(fonts)))] if fonts else None
+    font_path = fonts[int(rng.integers(len(fonts)))] if fonts else None
     if options.tile_font:
-        font = find_font(options.tile_font)
-    font = _Lettering(font, (235, 235, 232) if options.tile_colour in LIGHT_INK_TILES
+        font_path = find_font(options.tile_font)
+    font = _Lettering(font_path, (235, 235, 232) if options.tile_colour in LIGHT_INK_TILES
                       else (30, 30, 30), options.value_place, bool(options.tile_font))
     clutter = _clutter_blocks(options, tile_set, face_px, colour, font, half, board_thickness,
                               rng)

@@ -65,7 +65,8 @@ def _grid_texture(style_name: str, cell_px: int, labels: str = "words",
     if labels == "symbols":
         _premium_symbols(grid, cell_px, style)
     font_path = _font_path()
-    texts = {"words": PREMIUM_WORDS, "codes": PREMIUM_CODES, "numbers": PREMIUM_NUMBERS}.get(labels)
+    labelled = {"words": PREMIUM_WORDS, "codes": PREMIUM_CODES, "numbers": PREMIUM_NUMBERS}
+    texts = labelled.get(labels)
     if font_path is not None and texts is not None:
         image = Image.fromarray(grid[:, :, ::-1].copy())
         draw = ImageDraw.Draw(image)

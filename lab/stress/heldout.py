@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from lab.stress.axes import axis_named
-from lab.stress.scene import cached_scene, scene_key
+from lab.stress.scene import StressScene, cached_scene, scene_key
 from lab.stress.score import SceneResult, score_reading, score_refusal
 from lab.train import (
     CACHE_DIR,
@@ -104,7 +104,8 @@ def held_out_models(conditions: list[tuple[str, str]], photos: Path = DEV_PHOTOS
                 data["pool"] = face_pool()
                 data["real"] = _real_letter_data(load_real_boards(photos))
             pool: Pool = data["pool"]  # type: ignore[assignment]
-            real_x, real_labels, _ = data["real"]  # type: ignore[misc]
+            real_x: np.ndarray = data["real"][0]  # type: ignore[index]
+            real_labels: list[str] = data["real"][1]  # type: ignore[index]
             keep = np.ones(len(pool.labels), bool)
             if axis == "font":
                 keep = pool.styles != value
@@ -121,7 +122,7 @@ def held_out_models(conditions: list[tuple[str, str]], photos: Path = DEV_PHOTOS
     return models
 
 
-def _read(scene, classifier: TileClassifier) -> SceneResult:  # type: ignore[no-untyped-def]
+def _read(scene: StressScene, classifier: TileClassifier) -> SceneResult:
     try:
         reading = read_board(scene.jpeg, config=DISPUTE_CONFIG, classifier=classifier)
     except VisionError as error:

@@ -157,6 +157,13 @@ def _enlarged(photo: RenderedPhoto, factor: int) -> RenderedPhoto:
     return replace(photo, image=image, corners=(photo.corners + 0.5) * factor - 0.5)
 
 
+def _decoded(jpeg: np.ndarray) -> np.ndarray:
+    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    if image is None:
+        raise RuntimeError("OpenCV could not decode a JPEG it encoded")
+    return image
+
+
 def make_scene(seed: int, **pinned: str) -> StressScene:
     """The scene of ``seed``: the same seed always gives the same conditions and pixels.
 
@@ -184,7 +191,7 @@ def make_scene(seed: int, **pinned: str) -> StressScene:
         raise RuntimeError("OpenCV could not encode a JPEG")
     details["seats"] = float(len(seats) or 1)
     # The photo as the reader sees it: the JPEG decoded (as :func:`cached_scene` gives it back).
-    seen = replace(photo, image=cv2.imdecode(data, cv2.IMREAD_COLOR))
+    seen = replace(photo, image=_decoded(data))
     return StressScene(seed, conditions, details, seen, data.tobytes())
 
 
@@ -213,8 +220,8 @@ def cached_scene(seed: int, cache_dir: Path = CACHE_DIR) -> StressScene:
     if path.exists():
         with path.open("rb") as file:
             stored = pickle.load(file)
-        image = cv2.imdecode(np.frombuffer(stored["jpeg"], np.uint8), cv2.IMREAD_COLOR)
-        photo = RenderedPhoto(image, stored["corners"], stored["tiles"], stored["orientation"],
+        photo = RenderedPhoto(_decoded(np.frombuffer(stored["jpeg"], np.uint8)),
+                              stored["corners"], stored["tiles"], stored["orientation"],
                               seed, stored["options"], stored["covered"])
         return StressScene(seed, stored["conditions"], stored["details"], photo, stored["jpeg"])
     scene = make_scene(seed)
