@@ -252,7 +252,8 @@ def test_the_blur_curve_bins_tiles_and_draws_its_pictures(tmp_path) -> None:  # 
     first = next(row for row in rows if row["blur_from"] <= 3.5 < row["blur_to"])
     assert first["tiles"] == 20 and first["letters_right"] == 18
     assert sum(row["tiles"] for row in rows) == 40
-    draw_curve(rows, points, 12.0, 10.0, tmp_path / "curve.png")
+    draw_curve([(rows, points, "one"), (rows[:3], points[:1], "two")], 12.0, 10.0,
+               tmp_path / "curve.png")
     draw_tiles(points, tmp_path / "tiles.png")
     curve = cv2.imread(str(tmp_path / "curve.png"))
     assert curve is not None and curve.shape[1] == 900
