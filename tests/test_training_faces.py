@@ -37,3 +37,23 @@ def test_rendered_letters_are_as_tall_as_real_tiles_letters() -> None:
     # The real medians span 0.42-0.51 of a cell; the renderer's former 0.62 drew 0.63.
     assert min(real_medians) <= rendered_median <= max(real_medians) + 0.02, (
         rendered_median, sorted(real_medians), median(real_medians))
+
+
+def test_the_committed_models_learn_bold_sans_faces_and_a_quarter_more_in_every_style() -> None:
+    from lab.stress import FONT_FILES, axis_named
+    from lab.train import EVERY_STYLE_SHARE, TrainingSettings, rendered_face_crops, rendered_faces
+
+    assert TrainingSettings().lettering == "both"
+    sans, sans_labels = rendered_face_crops(8, 1, 48, "bold sans")
+    both, both_labels = rendered_face_crops(8, 1, 48, "both")
+    styled, styled_labels, _, _ = rendered_faces(int(8 * EVERY_STYLE_SHARE), 2, 48,
+                                                 "every style")
+    assert both_labels == sans_labels + styled_labels
+    assert all(np.array_equal(a, b) for a, b in zip(both, sans + styled, strict=True))
+    # The committed share of per_letter draws every style on every colour, black plastic too.
+    _, _, styles, colours = rendered_faces(int(TrainingSettings().per_letter * EVERY_STYLE_SHARE),
+                                           2, 48, "every style")
+    assert set(styles) == set(FONT_FILES)
+    assert set(colours) == set(axis_named("tile colour").values) >= {"black plastic"}
+    with pytest.raises(ValueError, match="lettering must be one of"):
+        rendered_faces(8, 1, 48, "both")
