@@ -210,7 +210,7 @@ def judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: R
     if blur > limit:
         raise ImageQualityError(f"photo too blurry to {what} "
                                 f"{_smeared(blur, limit, board, size)}: "
-                                f"{closer or 'hold the camera still'}")
+                                f"{closer or 'hold the camera still'}", reason="too blurry")
     tiles = set(occupied)
     soft: list[tuple[int, int]] = []
     for part in _PARTS:
@@ -226,7 +226,7 @@ def judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: R
                 f"photo too blurry around {middle.name} to read the tiles "
                 f"{_smeared(blur, limit, board, size)}: "
                 f"{closer or 'focus on the whole board and hold the camera still'}",
-                cells=(middle,))
+                cells=(middle,), reason="too blurry")
     return soft
 
 

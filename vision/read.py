@@ -413,7 +413,8 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
         around = Cell(int(cols[middle]), int(rows[middle]))
         raise ImageQualityError(
             f"something lies over {len(rows)} squares of the board, around {around.name} (a "
-            "hand?): take the photo again with the board clear", cells=(around,))
+            "hand?): take the photo again with the board clear", cells=(around,),
+            reason="covered")
     return [(int(col), int(row)) for group in groups for row, col in zip(*np.nonzero(group),
                                                                           strict=True)]
 
@@ -524,7 +525,8 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
                                  classifier=classifier)
     except ImageQualityError as error:
         # Refused after the board was found (a blur, a hand): say where it was found.
-        raise ImageQualityError(str(error), _points(quad), error.cells) from None
+        raise ImageQualityError(str(error), _points(quad), error.cells,
+                                reason=error.reason) from None
     reading.timings_ms.update(timings)
     small = small_board_warnings(quad, config)
     if small:

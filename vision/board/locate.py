@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.board.grid import apply_homography, clockwise, quad_cell_px
+from vision.board.grid import apply_homography, clockwise, is_grid_quad, quad_cell_px
 from vision.board.rectify import SIZE, grid_homography
 from vision.board.refine import (
     Measured,
@@ -62,6 +62,11 @@ from vision.board.refine import (
 from vision.board.roughgrids import rough_grids
 from vision.board.tuning import CONFIG, LocateConfig
 from vision.errors import BoardNotFoundError, ImageQualityError, VisionError
+
+NO_BOARD = "no Scrabble board found in the photo"
+"""The refusal of a photo without a board, or with none that shows a board's squares."""
+CUT_OFF = "board is cut off by the image edge: get all of it in the photo"
+"""The refusal of a photo whose board runs off its edge."""
 
 
 @dataclass(frozen=True)
@@ -93,8 +98,8 @@ def check_quality(gray_work: np.ndarray, config: LocateConfig = CONFIG) -> np.nd
     low, high = _percentiles(gray_work, (1, 99))
     if high < config.dark_p99:
         raise ImageQualityError(
-            f"photo too dark to find the board (brightest parts {high:.0f} of 255)"
-        )
+            f"photo too dark to find the board (brightest parts {high:.0f} of 255)",
+            reason="too dark")
     if high - low < 255 * 0.6:
         scale = 255.0 / max(high - low, 1.0)
         gray_work = cv2.convertScaleAbs(gray_work, alpha=scale, beta=-low * scale)
@@ -169,6 +174,18 @@ def find_board(
     previous frame); the rough search is skipped and only refinement runs.
     """
     image = _as_bgr_or_gray(image)
+    try:
+        return _find(image, hint, config)
+    except VisionError as error:
+        if type(error) is not VisionError:
+            raise
+        # A plain VisionError from inside is a step's own corners refused (a refinement on a
+        # smear crossed them): a failed search, never a word about corners the user did not give.
+        raise BoardNotFoundError(NO_BOARD) from None
+
+
+def _find(image: np.ndarray, hint: np.ndarray | None, config: LocateConfig) -> BoardLocation:
+    """:func:`find_board` on a photo known to be 8-bit grey or BGR."""
     started = time.perf_counter()
     gray_full = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     height, width = gray_full.shape
@@ -203,6 +220,7 @@ def find_board(
     details.update(info)
     refined = grow_corners(refined, config.border_half_width_cells)
     _check_inside(refined, width, height, config)
+    _check_shape(refined, width, height, gray_full, config)
     return BoardLocation(
         corners=south_at_bottom(refined),
         confidence=confidence,
@@ -210,6 +228,16 @@ def find_board(
         quad_found_in_ms=details.get("quad_ms", 0.0),
         details=details,
     )
+
+
+def _check_shape(quad: np.ndarray, width: int, height: int, gray: np.ndarray,
+                 config: LocateConfig) -> None:
+    """Refuse a grid that is no photographed square (crossed, folded or degenerate corners):
+    the refinement of a hypothesis on a smear or on noise can end there, and the reader would
+    then say the corners were malformed, though the user gave none."""
+    if not is_grid_quad(quad):
+        _raise_if_blurry(downscale(gray, min(1.0, config.work_px / max(width, height))), config)
+        raise BoardNotFoundError(NO_BOARD)
 
 
 def _as_bgr_or_gray(image: object) -> np.ndarray:
@@ -284,7 +312,7 @@ def _search(
     if (best is None or best[1] < config.min_confidence
             or min(best[3]["axis_support"]) < config.min_axis_support):
         _raise_if_blurry(gray, config)
-        raise BoardNotFoundError("no Scrabble board found in the photo")
+        raise BoardNotFoundError(NO_BOARD)
     return best, details, gray_refine, shrink
 
 
@@ -368,14 +396,38 @@ def _rank(info: dict, config: LocateConfig) -> float:
 
 
 def _raise_if_blurry(gray_work: np.ndarray, config: LocateConfig) -> None:
+    """Refuse as too blurry a photo whose board could not be found, if it is soft
+    (``blur_laplacian_var``) and yet shows the straight edges of something (a board's frame and
+    squares stay straight lines on a small copy, where the blur is below a pixel): a smooth
+    image of nothing, noise blurred or a wall, has no board to find, and hears so."""
     measure = _blur_measure(gray_work)
-    if measure < config.blur_laplacian_var and float(gray_work.std()) > 8:
-        raise ImageQualityError(f"photo too blurry to find the board (sharpness {measure:.0f})")
+    if (measure < config.blur_laplacian_var and float(gray_work.std()) > 8
+            and _straight_edges(gray_work) >= config.blurred_min_straight):
+        raise ImageQualityError(f"photo too blurry to find the board (sharpness {measure:.0f})",
+                                reason="too blurry")
+
+
+def _straight_edges(gray: np.ndarray) -> float:
+    """The length of the long straight edges (over a tenth of the side) in copies 160 and 320
+    px across, in those sides, averaged: 4-10 for a board blurred by 5-16 px at 1600 px, under
+    2.5 for smooth noise of any grain (``tests/test_refusals.py``)."""
+    lengths = []
+    for side in (160, 320):
+        small = downscale(gray, min(1.0, side / max(gray.shape)))
+        found = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD).detect(small)[0]
+        if found is None:
+            lengths.append(0.0)
+            continue
+        segs = found.reshape(-1, 4)
+        length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+        lengths.append(float(length[length > max(small.shape) / 10].sum()) / max(small.shape))
+    return float(np.mean(lengths))
 
 
 def _plausible(quad: np.ndarray, width: int, height: int) -> bool:
-    """A rough quad worth refining: finite, not tiny, not absurdly bigger than the photo."""
-    if not np.all(np.isfinite(quad)):
+    """A rough quad worth refining: a convex quad going round clockwise
+    (:func:`vision.board.grid.is_grid_quad`), not tiny, not absurdly bigger than the photo."""
+    if not is_grid_quad(quad):
         return False
     area = abs(cv2.contourArea(quad.astype(np.float32)))
     return 0.005 * width * height <= area <= 50 * width * height
@@ -402,9 +454,8 @@ def _check_whole(
     bigger = doubled_grid(quad, hits, config)
     if bigger is not None:
         if beyond(bigger):
-            raise BoardNotFoundError(
-                "board is cut off by the image edge: get all of it in the photo")
-        raise BoardNotFoundError("no Scrabble board found in the photo")
+            raise BoardNotFoundError(CUT_OFF, reason="cut off")
+        raise BoardNotFoundError(NO_BOARD)
     grid = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], float)
     to_photo = grid_homography(quad)
     block = slice(1, 1 + config.end_block_lines)
@@ -419,9 +470,8 @@ def _check_whole(
             far = grid.copy()
             far[:, axis] = SIZE * (1 - end) + (1 if end == 0 else -1)
             if beyond(apply_homography(to_photo, far)[0]):
-                raise BoardNotFoundError(
-                    "board is cut off by the image edge: get all of it in the photo")
-            raise BoardNotFoundError("no Scrabble board found in the photo")
+                raise BoardNotFoundError(CUT_OFF, reason="cut off")
+            raise BoardNotFoundError(NO_BOARD)
 
 
 def _check_inside(quad: np.ndarray, width: int, height: int, config: LocateConfig) -> None:
@@ -433,7 +483,7 @@ def _check_inside(quad: np.ndarray, width: int, height: int, config: LocateConfi
         | (quad[:, 1] > height - 1 + tolerance)
     )
     if outside.any():
-        raise BoardNotFoundError("board is cut off by the image edge: get all of it in the photo")
+        raise BoardNotFoundError(CUT_OFF, reason="cut off")
 
 
 __all__ = ["SIDES", "BoardLocation", "check_quality", "downscale", "find_board", "grow_corners",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board.grid import GRID_CORNERS, LINES, apply_homography, quad_cell_px
+from vision.board.grid import GRID_CORNERS, LINES, apply_homography, is_grid_quad, quad_cell_px
 from vision.board.rectify import SIZE, grid_homography
 from vision.board.tuning import CONFIG, LocateConfig
 
@@ -304,7 +304,7 @@ def refine(
         else:
             new_quad = _quad_from_lines(founds, strengths, photo_to_rect, cell,
                                         0.15 * quad_cell_px(quad))
-        if new_quad is None:
+        if new_quad is None or not is_grid_quad(new_quad):
             break
         shift = np.max(np.linalg.norm(new_quad - quad, axis=1)) / quad_cell_px(quad)
         quad = new_quad
@@ -340,7 +340,7 @@ def converge(gray: np.ndarray, quad: np.ndarray, config: LocateConfig) -> np.nda
         )
         new_quad = _quad_from_samples((found_x, found_y), (strength_x, strength_y),
                                       photo_to_rect, cell, config.converge_cutoffs, bands)
-        if new_quad is None:
+        if new_quad is None or not is_grid_quad(new_quad):
             break
         shift = np.max(np.linalg.norm(new_quad - quad, axis=1)) / quad_cell_px(quad)
         quad = new_quad

@@ -72,6 +72,7 @@ class LocateConfig:
     min_axis_support: float = 0.36  # ...as when either family of grid lines is this poorly seen
     dark_p99: float = 30.0  # 99th-percentile grey below which the photo is too dark
     blur_laplacian_var: float = 12.0  # variance of Laplacian (on the work copy) below: too blurry
+    blurred_min_straight: float = 2.7  # ...if it shows straight edges (else no board: noise)
     cut_off_margin_cells: float = 0.15  # a corner this far outside the image: board cut off
     end_block_lines: int = 4  # the lines next to the outermost one, at each end of an axis...
     min_end_support: float = 0.25  # ...seen less than this: not a whole board (photos: >= 0.35)
