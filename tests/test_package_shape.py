@@ -9,9 +9,12 @@ cycle of imports, even one hidden inside a function, means two modules that cann
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("referee", "vision", "calibration", "webui", "lab")
@@ -157,3 +160,33 @@ def test_the_app_and_a_reading_load_nothing_of_the_offline_tools(tmp_path: Path)
     loaded, after = result.stdout.splitlines()
     assert loaded == "[]"
     assert after == "['lab', 'lab.render']"
+
+
+def test_every_public_name_of_a_package_is_where_its_init_says() -> None:
+    # The packages load their public names when first used (PEP 562): a name missing from the
+    # table, or moved out of its module, would fail only when someone asked for it.
+    import referee
+    import vision
+
+    for package in (referee, vision):
+        assert sorted(package._HOMES) == sorted(package.__all__)
+        for name in package.__all__:
+            assert getattr(package, name) is getattr(
+                importlib.import_module(package._HOMES[name]), name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        vision.nothing  # noqa: B018
+
+
+def test_reading_a_photo_loads_no_ruleset_and_no_other_reader() -> None:
+    # `tileref read` paid for all five rulesets and the player-board reader at each start.
+    code = (
+        "import sys\n"
+        "from vision import read_board\n"
+        "read_board(sys.argv[1])\n"
+        "print(sorted(m for m in sys.modules if m in {'referee.game', 'referee.islands',"
+        " 'referee.archipelago', 'vision.playerboard', 'vision.steady', 'vision.overlay'}))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code,
+                             str(ROOT / "samples" / "photos" / "scrabble-midgame.jpg")],
+                            capture_output=True, text=True, cwd=ROOT, check=True)
+    assert result.stdout.strip() == "[]"
