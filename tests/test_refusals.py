@@ -3,7 +3,8 @@
 No board, a board cut off by the photo's edge, too blurry, too dark: each says so in one line,
 with its ``reason`` as data, and none ever talks about corners when the user gave none (a
 blurred board and an image of noise both used to say "corners must form a convex
-quadrilateral").
+quadrilateral"). Plank tables, ruled paper and a chessboard have lines enough to pass for a
+board, no premium squares: they are no board.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ def test_dark_photo_is_too_dark() -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("side", ["left", "bottom"])
 def test_board_running_off_the_photo_is_cut_off(seed: int, side: str) -> None:
+    # Without the layout these were "cut off" by the lines alone; verifying the layout first
+    # turned 3 of the 6 into "no board" until the layout was judged on the squares that show.
     image, corners = _board(seed)
     cell = float(np.mean(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1))) / 15
     if side == "left":
@@ -83,6 +86,32 @@ def test_board_running_off_the_photo_is_cut_off(seed: int, side: str) -> None:
         cropped = image[:int(corners[:, 1].max() - 4 * cell)]
     error = _refusal(np.ascontiguousarray(cropped))
     assert isinstance(error, BoardNotFoundError) and error.reason == "cut off"
+
+
+def _tilted(flat: np.ndarray, seed: int) -> np.ndarray:
+    corners = np.float32([[100 + 30 * seed, 50], [1500, 120], [1400, 1150], [200, 1100]])
+    height, width = flat.shape[:2]
+    to_photo = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [width, 0], [width, height], [0, height]]), corners)
+    return cv2.warpPerspective(flat, to_photo, (1600, 1200))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ruled_paper_and_a_chessboard_are_no_board(seed: int) -> None:
+    # Graph paper was read as a board (16 equally spaced lines each way, no premium squares),
+    # and an 8 x 8 chessboard said "cut off".
+    paper = np.full((1200, 1600, 3), 235, np.uint8)
+    step = 40 + 7 * seed
+    for k in range(0, 1600, step):
+        cv2.line(paper, (k, 0), (k, 1200), (180, 140, 120), 2)
+    for k in range(0, 1200, step):
+        cv2.line(paper, (0, k), (1600, k), (180, 140, 120), 2)
+    squares = (np.indices((8, 8)).sum(axis=0) % 2 * 200 + 30).astype(np.uint8)
+    chess = np.pad(np.kron(squares, np.ones((100, 100), np.uint8)), ((200, 200), (400, 400)),
+                   constant_values=120)
+    for flat in (paper, cv2.cvtColor(chess, cv2.COLOR_GRAY2BGR)):
+        error = _refusal(_tilted(flat, seed))
+        assert isinstance(error, BoardNotFoundError) and error.reason == "no board"
 
 
 def test_find_board_refuses_crossed_corners_as_no_board() -> None:

@@ -97,13 +97,14 @@ class ShiftResult:
 
 
 def fix_grid_shift(
-    gray: np.ndarray, quad: np.ndarray, config: LocateConfig = CONFIG
+    gray: np.ndarray, quad: np.ndarray, config: LocateConfig = CONFIG, fixed: bool = False
 ) -> ShiftResult:
     """Slide the 15x15 window by whole cells to where the squares look most like squares.
 
     The comb can lock onto the frame edge one or more cells outside the grid; the four edges of
     every board square are what the frame lacks. A move must gain clearly (``min_shift_gain``)
-    over staying put, since sticky notes and tiles beside the board also have edges.
+    over staying put, since sticky notes and tiles beside the board also have edges. ``fixed``:
+    measure the window where it is, without moving it (a grid the premium layout placed).
     """
     extra = config.shift_search_cells
     cell = config.shift_cell_px
@@ -130,7 +131,7 @@ def fix_grid_shift(
                 best, best_shift = total, (dx, dy)
     dx, dy = best_shift
     gain = (best - stay) / (SIZE * max(1, abs(dx) + abs(dy)))
-    if (dx, dy) == (0, 0) or gain < config.min_shift_gain:
+    if (dx, dy) == (0, 0) or gain < config.min_shift_gain or fixed:
         dx, dy = 0, 0
     # The ring of cells around the chosen window: frame and table on a whole board, more
     # squares when the window is a piece of a bigger grid (or the board runs off the photo).
