@@ -11,7 +11,8 @@ The stages, in the order a photo goes through them, are subpackages:
 
 - :mod:`vision.board`: finding the 15x15 grid in the photo and rectifying it (``locate``,
   ``roughgrids``, ``refine``, ``rectify``);
-- :mod:`vision.cells`: the board cut into cells (``cellgrid``), which hold a tile
+- :mod:`vision.cells`: the board cut into cells (``cellgrid``), its light evened out where a
+  shadow dims part of it (``relight``), which hold a tile
   (``occupancy``, by ``letterevidence`` and ``facecolour``) and which lie under something
   (``cover``);
 - :mod:`vision.letters`: each tile's letter and rotation (``classify``, ``cnn``), the marks of
