@@ -17,35 +17,17 @@ import sys
 from collections import Counter
 
 import cv2
-import numpy as np
 
-from lab.eval_corners import corner_errors_cells, expected_corners
-from lab.render import RenderOptions, random_position, render_board_photo
-from lab.woodtable import WoodTable, on_wood
+from lab.eval_corners import corner_errors_cells
+from lab.woodtable import board_on_planks
 from vision import VisionError, find_board
-from vision.board.locate import grow_corners
-from vision.board.tuning import CONFIG
 
 SEEDS = {"seen (0-39)": range(0, 40), "held out (40-79)": range(40, 80)}
 RIGHT_WITHIN_CELLS = 0.35
 
 
-def on_a_plank_table(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """A render on wood, and the corners the finder should give (the grid's outer edge)."""
-    rng = np.random.default_rng(seed)
-    tiles = random_position(rng, words=int(rng.integers(0, 20)))
-    options = RenderOptions.random(np.random.default_rng(seed), clutter=0, rack=False,
-                                   hand=False, glare=0.0, shadow=0.0,
-                                   blur=float(rng.uniform(0, 0.8)))
-    photo = render_board_photo(tiles, seed=seed, width=1600, height=1200, options=options)
-    image = on_wood(photo, WoodTable.random(np.random.default_rng(seed + 1000)), seed)
-    expected = grow_corners(expected_corners([tuple(c) for c in photo.corners],
-                                             photo.orientation), CONFIG.border_half_width_cells)
-    return image, expected
-
-
 def outcome(seed: int) -> str:
-    image, expected = on_a_plank_table(seed)
+    image, expected = board_on_planks(seed)
     try:
         location = find_board(image)
     except VisionError as error:

@@ -18,9 +18,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from lab.render import RenderedPhoto
+from lab.eval_corners import expected_corners
+from lab.render import RenderedPhoto, RenderOptions, random_position, render_board_photo
 from referee.cells import SIZE
+from vision.board.locate import grow_corners
 from vision.board.rectify import grid_homography
+from vision.board.tuning import CONFIG
 
 
 @dataclass(frozen=True)
@@ -133,4 +136,20 @@ def on_wood(photo: RenderedPhoto, table: WoodTable, seed: int = 0) -> np.ndarray
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-__all__ = ["WoodTable", "on_wood", "wood_texture"]
+def board_on_planks(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A random game rendered (no hand, glare or shadow) on a random plank table, 1600x1200, and
+    the corners the finder should give (the grid's outer edge): ``python -m bench wood``'s
+    boards."""
+    rng = np.random.default_rng(seed)
+    tiles = random_position(rng, words=int(rng.integers(0, 20)))
+    options = RenderOptions.random(np.random.default_rng(seed), clutter=0, rack=False,
+                                   hand=False, glare=0.0, shadow=0.0,
+                                   blur=float(rng.uniform(0, 0.8)))
+    photo = render_board_photo(tiles, seed=seed, width=1600, height=1200, options=options)
+    image = on_wood(photo, WoodTable.random(np.random.default_rng(seed + 1000)), seed)
+    expected = grow_corners(expected_corners([tuple(c) for c in photo.corners],
+                                             photo.orientation), CONFIG.border_half_width_cells)
+    return image, expected
+
+
+__all__ = ["WoodTable", "board_on_planks", "on_wood", "wood_texture"]

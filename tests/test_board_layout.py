@@ -6,13 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lab.eval_corners import corner_errors_cells, expected_corners
+from lab.eval_corners import corner_errors_cells
 from lab.render import RenderOptions, random_position, render_board_photo
-from lab.woodtable import WoodTable, on_wood
+from lab.woodtable import WoodTable, board_on_planks, on_wood
 from vision import find_board
 from vision.board.grid import GRID_CORNERS, is_grid_quad
 from vision.board.layout import layout_fit, premium_kinds, resized, shifted
-from vision.board.locate import grow_corners
 from vision.board.rectify import grid_homography
 from vision.board.tuning import CONFIG
 
@@ -75,14 +74,6 @@ def test_grid_geometry_moves_and_resizes_in_the_grids_own_units() -> None:
 # layout's own moves must not spoil. Seeds 0-79 are measured by `python -m bench wood`.
 @pytest.mark.parametrize("seed", [12, 21, 23, 33, 56])
 def test_board_on_a_plank_table_found(seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    tiles = random_position(rng, words=int(rng.integers(0, 20)))
-    options = RenderOptions.random(np.random.default_rng(seed), clutter=0, rack=False,
-                                   hand=False, glare=0.0, shadow=0.0,
-                                   blur=float(rng.uniform(0, 0.8)))
-    photo = render_board_photo(tiles, seed=seed, width=1600, height=1200, options=options)
-    image = on_wood(photo, WoodTable.random(np.random.default_rng(seed + 1000)), seed)
+    image, expected = board_on_planks(seed)
     location = find_board(image)
-    expected = grow_corners(expected_corners([tuple(c) for c in photo.corners],
-                                             photo.orientation), CONFIG.border_half_width_cells)
     assert corner_errors_cells(location.corners, expected).max() < 0.35

@@ -140,6 +140,13 @@ def test_no_module_of_the_reader_or_the_tools_is_too_long_to_read() -> None:
     assert long == {}
 
 
+def _on_the_sample_photo(code: str) -> str:
+    """What ``code`` prints, run in a fresh process with a sample photo's path as argv[1]."""
+    return subprocess.run([sys.executable, "-c", code,
+                           str(ROOT / "samples" / "photos" / "scrabble-midgame.jpg")],
+                          capture_output=True, text=True, cwd=ROOT, check=True).stdout
+
+
 def test_the_app_and_a_reading_load_nothing_of_the_offline_tools(tmp_path: Path) -> None:
     code = (
         "import sys\n"
@@ -154,10 +161,7 @@ def test_the_app_and_a_reading_load_nothing_of_the_offline_tools(tmp_path: Path)
         "import lab.render\n"
         "print(sorted(m for m in sys.modules if m == 'lab' or m.startswith('lab.'))[:2])\n"
     )
-    result = subprocess.run([sys.executable, "-c", code,
-                             str(ROOT / "samples" / "photos" / "scrabble-midgame.jpg")],
-                            capture_output=True, text=True, cwd=ROOT, check=True)
-    loaded, after = result.stdout.splitlines()
+    loaded, after = _on_the_sample_photo(code).splitlines()
     assert loaded == "[]"
     assert after == "['lab', 'lab.render']"
 
@@ -186,7 +190,4 @@ def test_reading_a_photo_loads_no_ruleset_and_no_other_reader() -> None:
         "print(sorted(m for m in sys.modules if m in {'referee.game', 'referee.islands',"
         " 'referee.archipelago', 'vision.playerboard', 'vision.steady', 'vision.overlay'}))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code,
-                             str(ROOT / "samples" / "photos" / "scrabble-midgame.jpg")],
-                            capture_output=True, text=True, cwd=ROOT, check=True)
-    assert result.stdout.strip() == "[]"
+    assert _on_the_sample_photo(code).strip() == "[]"

@@ -106,12 +106,7 @@ def cell_colours(image: np.ndarray, quad: np.ndarray, reach: int, cell_px: int
     """The mean Lab colour of the middle of each cell of the grid grown ``reach`` cells on every
     side ((n, n, 3) for n = 15 + 2 reach), and which of those cells lie wholly on the photo."""
     n = SIZE + 2 * reach
-    to_rect = np.array([[cell_px, 0, reach * cell_px], [0, cell_px, reach * cell_px], [0, 0, 1]],
-                       np.float64) @ np.linalg.inv(_grid_to_photo(quad))
-    side = n * cell_px
-    rect = cv2.warpPerspective(image, to_rect, (side, side), flags=cv2.INTER_LINEAR)
-    if rect.ndim == 2:
-        rect = cv2.cvtColor(rect, cv2.COLOR_GRAY2BGR)
+    rect, _ = _warped(image, quad, reach, cell_px)
     lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB)
     inset = cell_px // 4
     means = lab.reshape(n, cell_px, n, cell_px, 3)[:, inset:cell_px - inset, :,
@@ -168,13 +163,8 @@ def spans_fit(image: np.ndarray, quad: np.ndarray, spans: list[tuple[float, floa
     """
     reach = 2
     cell = config.layout_cell_px
-    n = SIZE + 2 * reach
-    to_rect = np.array([[cell, 0, reach * cell], [0, cell, reach * cell], [0, 0, 1]],
-                       np.float64) @ np.linalg.inv(_grid_to_photo(quad))
-    side = n * cell
-    rect = cv2.warpPerspective(image, to_rect, (side, side), flags=cv2.INTER_LINEAR)
-    if rect.ndim == 2:
-        rect = cv2.cvtColor(rect, cv2.COLOR_GRAY2BGR)
+    side = (SIZE + 2 * reach) * cell
+    rect, to_rect = _warped(image, quad, reach, cell)
     middle = max(1, cell - 2 * (cell // 4))
     lab = cv2.blur(cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float32), (middle, middle))
     inside = cv2.warpPerspective(np.ones(image.shape[:2], np.float32), to_rect, (side, side),
@@ -230,6 +220,19 @@ def _valid_median(colours: np.ndarray, valid: np.ndarray) -> np.ndarray:
     middle = np.maximum(count - 1, 0) // 2
     median = np.take_along_axis(ordered, middle[:, None, None].repeat(3, axis=2), axis=1)[:, 0]
     return np.where(count[:, None] > 0, median, 0.0)
+
+
+def _warped(image: np.ndarray, quad: np.ndarray, reach: int, cell_px: int
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The grid ``quad`` grown ``reach`` cells on every side, warped square at ``cell_px`` a cell
+    (BGR, a grey photo made so), and the homography from the photo to it."""
+    to_rect = np.array([[cell_px, 0, reach * cell_px], [0, cell_px, reach * cell_px], [0, 0, 1]],
+                       np.float64) @ np.linalg.inv(_grid_to_photo(quad))
+    side = (SIZE + 2 * reach) * cell_px
+    rect = cv2.warpPerspective(image, to_rect, (side, side), flags=cv2.INTER_LINEAR)
+    if rect.ndim == 2:
+        rect = cv2.cvtColor(rect, cv2.COLOR_GRAY2BGR)
+    return rect, to_rect
 
 
 def _grid_to_photo(quad: np.ndarray) -> np.ndarray:

@@ -380,13 +380,8 @@ def _layout_copy(image: np.ndarray, quad: np.ndarray, config: LocateConfig) -> C
     """The photo halved while its cells stay at least ``refine_source_cells`` times the layout's
     measuring cell: the layout's warp then averages, not skips, the pixels of a cell (halvings
     only, nearly free)."""
-    small = image
-    cell = quad_cell_px(quad)
-    while cell / 2 >= config.refine_source_cells * config.layout_cell_px:
-        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2),
-                           interpolation=cv2.INTER_AREA)
-        cell /= 2
-    return ColourCopy(small, small.shape[1] / image.shape[1])
+    return ColourCopy(*_halved(image, quad_cell_px(quad),
+                               config.refine_source_cells * config.layout_cell_px))
 
 
 def _cut_off_or_not(error: BoardNotFoundError, colour: ColourCopy, quad: np.ndarray,
@@ -607,13 +602,19 @@ def _refine_copy(
     ``refine_cell_px`` a cell, so a photo with cells several times that big is halved first
     (the same precision, a fraction of the pixels to warp). Only exact halvings: they cost a
     fraction of a millisecond, an area resize by another factor several milliseconds."""
-    small = gray_full
-    cell = quad_cell_px(rough)
-    while cell / 2 >= config.refine_source_cells * config.refine_cell_px:
+    return _halved(gray_full, quad_cell_px(rough),
+                   config.refine_source_cells * config.refine_cell_px)
+
+
+def _halved(image: np.ndarray, cell: float, least_cell: float) -> tuple[np.ndarray, float]:
+    """``image`` halved while its cells (``cell`` px) stay at least ``least_cell`` px, and the
+    scale of the copy."""
+    small = image
+    while cell / 2 >= least_cell:
         small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2),
                            interpolation=cv2.INTER_AREA)
         cell /= 2
-    return small, small.shape[1] / gray_full.shape[1]
+    return small, small.shape[1] / image.shape[1]
 
 
 def _same_quad(a: np.ndarray, b: np.ndarray, cells: float) -> bool:
