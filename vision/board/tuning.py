@@ -108,6 +108,7 @@ class LocateConfig:
     layout_span_gain: float = 0.03  # a grid a cell longer or shorter that fits this much better
     layout_span_steps: int = 2  # ...is taken, this many times at most
     layout_min_on_photo: float = 0.6  # share of a window's squares on the photo to judge it
+    layout_sure: float = 0.97  # a grid fitting the layout this well is not moved by it (speed)
 
 
 CONFIG = LocateConfig()
