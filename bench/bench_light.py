@@ -4,8 +4,9 @@ Renders of games with a hard shadow across part of the board (an arm's or a lamp
 renderer's ``shadow`` 0.5, 0.7 and 0.85, a third each) and with a glare spot (``glare`` 0.6, 0.8,
 1.0), read with their exact corners by the committed models, each twice in the same process:
 with the shade evened out (:mod:`vision.cells.relight`, the reader as it is) and without (the
-reader before it). Seeds 200-229 and 300-329: never used to tune anything (the relighting's
-numbers were set on seeds 200-211 and the development photos).
+reader before it). Seeds 200-229 and 300-329; the relighting's numbers were set on seeds
+200-211 and the development photos, so 212-229 and 300-329 say how it holds on scenes it was not
+set on (docs/tuning.md gives 212-229 alone).
 
 Each tile of the truth is counted once: read right; misread (with or without a warning on its
 cell); missed with a warning naming its cell (glare, shadow, "may hide a tile"); missed
