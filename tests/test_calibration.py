@@ -14,6 +14,7 @@ from calibration.aruco import CORNER_IDS, detect_markers, marker_sheet, write_ma
 from calibration.intrinsics import CalibrationError, calibrate_from_images
 from calibration.profile import CalibrationProfile, ProfileError
 from lab.eval_corners import corner_errors_cells
+from referee.layouts import load_layout
 from vision.board.locate import grow_corners
 from vision.board.tuning import CONFIG
 from webui.cli import main
@@ -30,17 +31,19 @@ PLANE_GRID = np.array([[GRID_TL, GRID_TL], [GRID_TL + GRID, GRID_TL],
 
 
 def _table_sheet() -> np.ndarray:
-    """A drawn board (frame, 15x15 lines, a few coloured squares) seen from straight above, on a
+    """A drawn board (frame, 15x15 lines, the premium squares) seen from straight above, on a
     white table with the four markers by its corners (id 0 by South's top-left, clockwise)."""
     sheet = np.full((SIDE, SIDE, 3), 235, np.uint8)
     x0 = MARGIN
     sheet[x0:SIDE - x0, x0:SIDE - x0] = (50, 50, 160)
     sheet[GRID_TL:GRID_TL + GRID, GRID_TL:GRID_TL + GRID] = (200, 225, 235)
-    rng = np.random.default_rng(3)
-    for _ in range(14):
-        col, row = rng.integers(0, 15, 2)
-        x, y = GRID_TL + col * CELL, GRID_TL + row * CELL
-        sheet[y:y + CELL, x:x + CELL] = (200, 120, 40)
+    # The premium squares where a board prints them: the finder checks the layout, and 14
+    # squares at random, as this drawing had, are no Scrabble board.
+    colours = {"DL": (230, 200, 150), "TL": (200, 120, 40), "DW": (150, 150, 235),
+               "TW": (50, 60, 205)}
+    for square, premium in load_layout("classic").premiums.items():
+        x, y = GRID_TL + square.col * CELL, GRID_TL + square.row * CELL
+        sheet[y:y + CELL, x:x + CELL] = colours[premium.value]
     for k in range(16):
         p = GRID_TL + k * CELL
         cv2.line(sheet, (p, GRID_TL), (p, GRID_TL + GRID), (30, 30, 30), 2)

@@ -70,8 +70,9 @@ def test_a_cover_over_a_few_squares_is_named_square_by_square() -> None:
 def test_a_cover_over_a_hands_worth_of_squares_is_refused() -> None:
     image, corners = _board_with_a_patch(range(2, 7), range(2, 6))  # twenty squares
     with pytest.raises(ImageQualityError, match=r"something lies over 20 squares of the board, "
-                                                r"around [A-O]\d+ \(a hand\?\)"):
+                                                r"around [A-O]\d+ \(a hand\?\)") as refused:
         read_board(image, corners=corners, config=DISPUTE_CONFIG)
+    assert refused.value.reason == "covered"
 
 
 @pytest.mark.parametrize("name", [
@@ -107,8 +108,10 @@ def test_a_board_half_out_of_focus_is_refused_for_its_blur_not_taken_for_a_hand(
     corners = photo_corners(read_truth(photo))
     soft = soft_focus(cv2.imread(str(photo)), corners, (8, 16), (-1, 16), 0.12)
     with pytest.raises(ImageQualityError, match=r"^photo too blurry around [I-O]\d+ to read the "
-                                                r"tiles .*: focus on the whole board"):
+                                                r"tiles .*: focus on the whole board") as refused:
         read_board(soft, corners=corners, config=DISPUTE_CONFIG)
+    assert refused.value.reason == "too blurry"
+    assert refused.value.corners is not None  # found before it was refused: said where
 
 
 def test_a_soft_half_with_too_few_tiles_to_judge_is_read_and_its_squares_named() -> None:

@@ -12,6 +12,7 @@ from lab.render import RenderOptions, render_board_photo
 from lab.truth import DEV_PHOTOS as PHOTOS
 from lab.truth import read_truth
 from referee.boardtext import parse_board_text
+from referee.layouts import load_layout
 from vision.board.grid import GRID_CORNERS
 from vision.board.locate import BoardLocation, find_board, grow_corners, south_at, south_at_bottom
 from vision.board.rectify import grid_homography
@@ -111,10 +112,13 @@ def test_drawn_grid_under_a_known_homography_turned_a_quarter() -> None:
     board = np.full((side, side, 3), (60, 60, 170), np.uint8)  # red frame
     board[frame:side - frame, frame:side - frame] = (200, 225, 235)
     rng = np.random.default_rng(7)
-    for _ in range(12):  # premium-like coloured squares
-        col, row = rng.integers(0, 15, 2)
-        x, y = frame + col * cell, frame + row * cell
-        board[y:y + cell, x:x + cell] = (200, 120, 40)
+    # The premium squares where a board prints them (the finder checks the layout: 12 squares
+    # at random, as this drawing had, are no Scrabble board).
+    colours = {"DL": (230, 200, 150), "TL": (200, 120, 40), "DW": (150, 150, 235),
+               "TW": (50, 60, 205)}
+    for square, premium in load_layout("classic").premiums.items():
+        x, y = frame + square.col * cell, frame + square.row * cell
+        board[y:y + cell, x:x + cell] = colours[premium.value]
     for k in range(16):
         p = frame + k * cell
         cv2.line(board, (p, frame), (p, side - frame), (30, 30, 30), 2)

@@ -9,6 +9,7 @@ cycle of imports, even one hidden inside a function, means two modules that cann
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -186,6 +187,13 @@ def test_the_test_import_check_sees_every_way_of_importing_a_test_module() -> No
                                   "from lab.render import render_board_photo\n") == set()
 
 
+def _on_the_sample_photo(code: str) -> str:
+    """What ``code`` prints, run in a fresh process with a sample photo's path as argv[1]."""
+    return subprocess.run([sys.executable, "-c", code,
+                           str(ROOT / "samples" / "photos" / "scrabble-midgame.jpg")],
+                          capture_output=True, text=True, cwd=ROOT, check=True).stdout
+
+
 @pytest.mark.slow
 def test_the_app_and_a_reading_load_nothing_of_the_offline_tools(tmp_path: Path) -> None:
     code = (
@@ -201,9 +209,33 @@ def test_the_app_and_a_reading_load_nothing_of_the_offline_tools(tmp_path: Path)
         "import lab.render\n"
         "print(sorted(m for m in sys.modules if m == 'lab' or m.startswith('lab.'))[:2])\n"
     )
-    result = subprocess.run([sys.executable, "-c", code,
-                             str(ROOT / "samples" / "photos" / "scrabble-midgame.jpg")],
-                            capture_output=True, text=True, cwd=ROOT, check=True)
-    loaded, after = result.stdout.splitlines()
+    loaded, after = _on_the_sample_photo(code).splitlines()
     assert loaded == "[]"
     assert after == "['lab', 'lab.render']"
+
+
+def test_every_public_name_of_a_package_is_where_its_init_says() -> None:
+    # The packages load their public names when first used (PEP 562): a name missing from the
+    # table, or moved out of its module, would fail only when someone asked for it.
+    import referee
+    import vision
+
+    for package in (referee, vision):
+        assert sorted(package._HOMES) == sorted(package.__all__)
+        for name in package.__all__:
+            assert getattr(package, name) is getattr(
+                importlib.import_module(package._HOMES[name]), name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        vision.nothing  # noqa: B018
+
+
+def test_reading_a_photo_loads_no_ruleset_and_no_other_reader() -> None:
+    # `tileref read` paid for all five rulesets and the player-board reader at each start.
+    code = (
+        "import sys\n"
+        "from vision import read_board\n"
+        "read_board(sys.argv[1])\n"
+        "print(sorted(m for m in sys.modules if m in {'referee.game', 'referee.islands',"
+        " 'referee.archipelago', 'vision.playerboard', 'vision.steady', 'vision.overlay'}))\n"
+    )
+    assert _on_the_sample_photo(code).strip() == "[]"

@@ -11,7 +11,8 @@ The stages, in the order a photo goes through them, are subpackages:
 
 - :mod:`vision.board`: finding the 15x15 grid in the photo and rectifying it (``locate``,
   ``roughgrids``, ``refine``, ``rectify``);
-- :mod:`vision.cells`: the board cut into cells (``cellgrid``), which hold a tile
+- :mod:`vision.cells`: the board cut into cells (``cellgrid``), its light evened out where a
+  shadow dims part of it (``relight``), which hold a tile
   (``occupancy``, by ``letterevidence`` and ``facecolour``) and which lie under something
   (``cover``);
 - :mod:`vision.letters`: each tile's letter and rotation (``classify``, ``cnn``), the marks of
@@ -32,27 +33,65 @@ rendering and evaluation are offline tools in :mod:`lab`, which this package nev
 
 from __future__ import annotations
 
-from vision.board.locate import SIDES, BoardLocation, find_board, south_at
-from vision.board.rectify import RectifiedBoard, check_corners, photo_cell_px, rectify
-from vision.errors import BoardNotFoundError, ImageError, ImageQualityError, VisionError
-from vision.image import load_image, load_thumbnail
-from vision.known import Doubts, settle
-from vision.overlay import draw_overlay, save_overlay
-from vision.playerboard import PlayerBoardConfig, PlayerBoardReading, read_player_board
-from vision.read import SOUTH_OPTIONS, read_board, read_rectified
-from vision.reading import BoardReading, CellReading
-from vision.steady import SteadyConfig, SteadyTracker, ViewCheck, ViewState
-from vision.tuning import DEFAULT_CONFIG, DISPUTE_CONFIG, KNOWN_TILE_SURE, ReadConfig
-from vision.warning import (
-    ReadingWarning,
-    WarningCode,
-    maybe_tile_cells,
-    off_square_cells,
-    other_tile_sets,
-    reading_warnings,
-    said_once,
-    warned_cells,
-)
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what a type checker and a reader see; at run time, loaded when first used
+    from vision.board.locate import SIDES, BoardLocation, find_board, south_at
+    from vision.board.rectify import RectifiedBoard, check_corners, photo_cell_px, rectify
+    from vision.errors import BoardNotFoundError, ImageError, ImageQualityError, VisionError
+    from vision.image import load_image, load_thumbnail
+    from vision.known import Doubts, settle
+    from vision.overlay import draw_overlay, save_overlay
+    from vision.playerboard import PlayerBoardConfig, PlayerBoardReading, read_player_board
+    from vision.read import SOUTH_OPTIONS, read_board, read_rectified
+    from vision.reading import BoardReading, CellReading
+    from vision.steady import SteadyConfig, SteadyTracker, ViewCheck, ViewState
+    from vision.tuning import DEFAULT_CONFIG, DISPUTE_CONFIG, KNOWN_TILE_SURE, ReadConfig
+    from vision.warning import (
+        ReadingWarning,
+        WarningCode,
+        maybe_tile_cells,
+        off_square_cells,
+        other_tile_sets,
+        reading_warnings,
+        said_once,
+        warned_cells,
+    )
+
+_HOMES = {name: module for module, names in {
+    "vision.board.locate": ("SIDES", "BoardLocation", "find_board", "south_at"),
+    "vision.board.rectify": ("RectifiedBoard", "check_corners", "photo_cell_px", "rectify"),
+    "vision.errors": ("BoardNotFoundError", "ImageError", "ImageQualityError", "VisionError"),
+    "vision.image": ("load_image", "load_thumbnail"),
+    "vision.known": ("Doubts", "settle"),
+    "vision.overlay": ("draw_overlay", "save_overlay"),
+    "vision.playerboard": ("PlayerBoardConfig", "PlayerBoardReading", "read_player_board"),
+    "vision.read": ("SOUTH_OPTIONS", "read_board", "read_rectified"),
+    "vision.reading": ("BoardReading", "CellReading"),
+    "vision.steady": ("SteadyConfig", "SteadyTracker", "ViewCheck", "ViewState"),
+    "vision.tuning": ("DEFAULT_CONFIG", "DISPUTE_CONFIG", "KNOWN_TILE_SURE", "ReadConfig"),
+    "vision.warning": (
+        "ReadingWarning", "WarningCode", "maybe_tile_cells", "off_square_cells", "other_tile_sets",
+        "reading_warnings", "said_once", "warned_cells",
+    ),
+}.items() for name in names}
+"""Where each public name lives, imported when first asked for (PEP 562): ``tileref read``
+needs the reader, not the player-board reader, the steady-view tracker or the overlay."""
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'vision' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # asked once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])
+
 
 __all__ = [
     "DEFAULT_CONFIG",

@@ -22,10 +22,13 @@ from vision.tuning import BLANK_SHARPNESS_REACH, MIN_PART_TILES, PART_CELLS, Rea
 from vision.warning import ReadingWarning, glare_over, shadow_over, small_board
 
 
-def light_warnings(board: RectifiedBoard, occupied: np.ndarray,
-                   config: ReadConfig) -> dict[tuple[int, int], list[ReadingWarning]]:
+def light_warnings(board: RectifiedBoard, occupied: np.ndarray, config: ReadConfig,
+                   too_dark: np.ndarray | None = None
+                   ) -> dict[tuple[int, int], list[ReadingWarning]]:
     """Glare and shadow per cell, judged against this board's own brightness; ``occupied`` is
-    the (15, 15) tile mask.
+    the (15, 15) tile mask. ``board`` is relit (:mod:`vision.cells.relight`), so a shadow is
+    named only where it stays after that: still darker than its kind, or in ``too_dark`` (shade
+    deeper than relighting reaches).
 
     Not grey: a shadow dims every channel, so a cell is shadowed when even its strongest
     channel is dark (a red triple-word or dark blue triple-letter square is dark in grey, but
@@ -67,6 +70,8 @@ def light_warnings(board: RectifiedBoard, occupied: np.ndarray,
     expected[known] = np.nanmedian(empty_peers[known], axis=1)
     glared = blown >= config.glare_fraction
     shadowed = ~glared & (median < expected * (1 - config.shadow_ratio)).reshape(SIZE, SIZE)
+    if too_dark is not None:
+        shadowed |= ~glared & too_dark
     warnings: dict[tuple[int, int], list[ReadingWarning]] = {}
     for row, col in zip(*np.nonzero(glared | shadowed), strict=True):
         cell = Cell(int(col), int(row))
@@ -200,7 +205,7 @@ def judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: R
     if blur > limit:
         raise ImageQualityError(f"photo too blurry to {what} "
                                 f"{_smeared(blur, limit, board, size)}: "
-                                f"{closer or 'hold the camera still'}")
+                                f"{closer or 'hold the camera still'}", reason="too blurry")
     tiles = set(occupied)
     soft: list[tuple[int, int]] = []
     for part in _PARTS:
@@ -216,7 +221,7 @@ def judge_blur(board: RectifiedBoard, occupied: list[tuple[int, int]], config: R
                 f"photo too blurry around {middle.name} to read the tiles "
                 f"{_smeared(blur, limit, board, size)}: "
                 f"{closer or 'focus on the whole board and hold the camera still'}",
-                cells=(middle,))
+                cells=(middle,), reason="too blurry")
     return soft
 
 

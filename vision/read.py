@@ -25,6 +25,7 @@ from referee.tiles import TileSet, load_tile_set, tile_set_names
 from vision.board.rectify import SIZE, RectifiedBoard, check_corners, rectify
 from vision.cells.cover import covered_groups
 from vision.cells.occupancy import OccupancyModel
+from vision.cells.relight import Relit, relight
 from vision.errors import ImageQualityError, VisionError
 from vision.image import load_image
 from vision.letters.blankfacing import face_blanks
@@ -253,6 +254,13 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     classifier = classifier or TileClassifier.load()
     timings: dict[str, float] = {}
     started = time.perf_counter()
+    # Shade evened out first: a tile in an arm's shadow is read, not dropped (vision.cells.relight).
+    # Blur and covers are judged on the board as photographed: relit, the skin of a hand over
+    # the board passed for shade brought up, and the hand sample's 52 hidden squares were read
+    # as 14 named and the rest empty (samples/photos/hand-over-board.jpg).
+    photographed = board
+    relit = relight(board) if config.relight else Relit(board, np.ones((SIZE, SIZE), np.float32))
+    board = relit.board
     probability = tile_probability(board, occupancy, config.occupancy_shift,
                                    config.occupancy_shift_sure)
     tile_mask = probability >= config.occupancy_threshold
@@ -261,16 +269,16 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         probability[row, col], tile_mask[row, col] = tile, True
     for col, row in pushed.doubtful:  # named as a doubt by _unsure_empty
         probability[row, col] = max(probability[row, col], config.unsure_empty_above)
-    light = light_warnings(board, tile_mask, config)
+    light = light_warnings(board, tile_mask, config, relit.too_dark())
     for col, row in pushed.half_off:
         light.setdefault((col, row), []).append(off_its_square(Cell(col, row)))
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000
     started = time.perf_counter()
     occupied = [(col, row) for row in range(SIZE) for col in range(SIZE) if tile_mask[row, col]]
-    for col, row in judge_blur(board, occupied, config, photo_cell_px_or_inf(corners)):
+    for col, row in judge_blur(photographed, occupied, config, photo_cell_px_or_inf(corners)):
         light.setdefault((col, row), []).append(blur_over(Cell(col, row)))
     # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
-    for cell in _covered(board, tile_mask, config):
+    for cell in _covered(photographed, tile_mask, config):
         light.setdefault(cell, []).append(something_over(Cell(*cell)))
     crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in occupied]
     probs = classifier.tile_probabilities(crops, letters)
@@ -413,7 +421,8 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
         around = Cell(int(cols[middle]), int(rows[middle]))
         raise ImageQualityError(
             f"something lies over {len(rows)} squares of the board, around {around.name} (a "
-            "hand?): take the photo again with the board clear", cells=(around,))
+            "hand?): take the photo again with the board clear", cells=(around,),
+            reason="covered")
     return [(int(col), int(row)) for group in groups for row, col in zip(*np.nonzero(group),
                                                                           strict=True)]
 
@@ -524,7 +533,8 @@ def read_board(image: np.ndarray | str | Path | bytes, *, corners=None, tiles: s
                                  classifier=classifier)
     except ImageQualityError as error:
         # Refused after the board was found (a blur, a hand): say where it was found.
-        raise ImageQualityError(str(error), _points(quad), error.cells) from None
+        raise ImageQualityError(str(error), _points(quad), error.cells,
+                                reason=error.reason) from None
     reading.timings_ms.update(timings)
     small = small_board_warnings(quad, config)
     if small:

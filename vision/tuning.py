@@ -90,6 +90,9 @@ class ReadConfig:
     face_blanks: bool = True
     """A blank faces the tiles beside it (:mod:`vision.letters.blankfacing`), not the
     classifier's guess (``python -m bench blanks``)."""
+    relight: bool = True
+    """Shade is evened out before anything is read (:mod:`vision.cells.relight`); off only to
+    measure what it does (``python -m bench light``)."""
     off_square_sure: float = 0.9
     """A letter off an empty cell's centre read at least this surely is a tile pushed off its
     square (:func:`vision.read.off_square_tiles`; ``python -m bench offsquare``). Over 1: off."""

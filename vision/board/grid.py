@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.board.rectify import SIZE
+from vision.board.rectify import SIZE, check_corners
+from vision.errors import VisionError
 
 LINES = SIZE + 1
 """Lines of each family: 16 for 15 cells."""
@@ -28,9 +29,23 @@ def clockwise(corners: np.ndarray) -> np.ndarray:
     return corners[np.argsort(angles)]
 
 
+def is_grid_quad(quad: np.ndarray) -> bool:
+    """Whether four corners (TL TR BR BL) could be a photographed grid: what
+    :func:`vision.board.rectify.check_corners` accepts of a user's (finite, convex, clockwise,
+    a pixel a cell at least). A step of the finder can propose crossed or collapsed corners (a
+    refinement on a smear or on noise): that step has failed, and the user, who gave no
+    corners, must not hear about corners."""
+    try:
+        check_corners(quad)
+    except VisionError:
+        return False
+    return True
+
+
 def quad_cell_px(quad: np.ndarray) -> float:
     """A quad's mean side over 15: its cell size in pixels, roughly (perspective aside)."""
     return float(np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]) / SIZE)
 
 
-__all__ = ["GRID_CORNERS", "LINES", "apply_homography", "clockwise", "quad_cell_px"]
+__all__ = ["GRID_CORNERS", "LINES", "apply_homography", "clockwise", "is_grid_quad",
+           "quad_cell_px"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board.grid import GRID_CORNERS, LINES, apply_homography, quad_cell_px
+from vision.board.grid import GRID_CORNERS, LINES, apply_homography, is_grid_quad, quad_cell_px
 from vision.board.rectify import SIZE, grid_homography
 from vision.board.tuning import CONFIG, LocateConfig
 
@@ -97,13 +97,14 @@ class ShiftResult:
 
 
 def fix_grid_shift(
-    gray: np.ndarray, quad: np.ndarray, config: LocateConfig = CONFIG
+    gray: np.ndarray, quad: np.ndarray, config: LocateConfig = CONFIG, fixed: bool = False
 ) -> ShiftResult:
     """Slide the 15x15 window by whole cells to where the squares look most like squares.
 
     The comb can lock onto the frame edge one or more cells outside the grid; the four edges of
     every board square are what the frame lacks. A move must gain clearly (``min_shift_gain``)
-    over staying put, since sticky notes and tiles beside the board also have edges.
+    over staying put, since sticky notes and tiles beside the board also have edges. ``fixed``:
+    measure the window where it is, without moving it (a grid the premium layout placed).
     """
     extra = config.shift_search_cells
     cell = config.shift_cell_px
@@ -130,7 +131,7 @@ def fix_grid_shift(
                 best, best_shift = total, (dx, dy)
     dx, dy = best_shift
     gain = (best - stay) / (SIZE * max(1, abs(dx) + abs(dy)))
-    if (dx, dy) == (0, 0) or gain < config.min_shift_gain:
+    if (dx, dy) == (0, 0) or gain < config.min_shift_gain or fixed:
         dx, dy = 0, 0
     # The ring of cells around the chosen window: frame and table on a whole board, more
     # squares when the window is a piece of a bigger grid (or the board runs off the photo).
@@ -304,7 +305,7 @@ def refine(
         else:
             new_quad = _quad_from_lines(founds, strengths, photo_to_rect, cell,
                                         0.15 * quad_cell_px(quad))
-        if new_quad is None:
+        if new_quad is None or not is_grid_quad(new_quad):
             break
         shift = np.max(np.linalg.norm(new_quad - quad, axis=1)) / quad_cell_px(quad)
         quad = new_quad
@@ -340,7 +341,7 @@ def converge(gray: np.ndarray, quad: np.ndarray, config: LocateConfig) -> np.nda
         )
         new_quad = quad_from_samples((found_x, found_y), (strength_x, strength_y),
                                      photo_to_rect, cell, config.converge_cutoffs, bands)
-        if new_quad is None:
+        if new_quad is None or not is_grid_quad(new_quad):
             break
         shift = np.max(np.linalg.norm(new_quad - quad, axis=1)) / quad_cell_px(quad)
         quad = new_quad

@@ -181,6 +181,7 @@ def _comb_candidates(
     config: LocateConfig,
     expected_period: float | None = None,
     aspect_range: tuple[float, float] | None = None,
+    count: int = 3,
 ) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
     """Pairs of combs whose periods agree (the metric frame makes cells nearly square), best
     first; each (offset, period, score) per axis. Several are kept because logos, score charts
@@ -224,7 +225,7 @@ def _comb_candidates(
     candidates: list[tuple[tuple[float, float, float], tuple[float, float, float]]] = []
     taken: list[int] = []
     for i in np.argsort(-pair_total):
-        if len(candidates) >= config.comb_candidates or not np.isfinite(pair_total[i]):
+        if len(candidates) >= count or not np.isfinite(pair_total[i]):
             break
         if any(abs(int(i) - t) <= suppress for t in taken):
             continue
@@ -340,7 +341,10 @@ def rough_grids(
         return clockwise(quad * scale + centre)
 
     rng = np.random.default_rng(12345)
-    first = _grids_from_segments(norm_segs, rng, config)
+    # The second look pairs more combs: on a plank table the seams and grain can out-score the
+    # grid's own lines in one family's best few combs.
+    count = config.thorough_comb_candidates if thorough else config.comb_candidates
+    first = _grids_from_segments(norm_segs, rng, config, count=count)
     if not first:
         return
     yield photo(first[0])
@@ -352,7 +356,7 @@ def rough_grids(
         if inside.sum() < 30:
             break
         try:
-            focused = _grids_from_segments(norm_segs[inside], rng, config, focus)
+            focused = _grids_from_segments(norm_segs[inside], rng, config, focus, count)
         except BoardNotFoundError:
             break
         if not focused:
@@ -412,13 +416,14 @@ def _grids_from_segments(
     rng: np.random.Generator,
     config: LocateConfig,
     previous: np.ndarray | None = None,
+    count: int = 3,
 ) -> list[np.ndarray]:
-    """Vanishing points, metric frame and combs for one set of segments (normalised coords),
-    from the two strongest families of segments."""
+    """Vanishing points, metric frame and the ``count`` best pairs of combs for one set of
+    segments (normalised coords), from the two strongest families of segments."""
     families = _families(norm_segs, rng, config, 2)
     if len(families) < 2:
         raise BoardNotFoundError("no Scrabble board found in the photo (one family of lines only)")
-    return _pair_grids(norm_segs, families[0], families[1], config, previous)
+    return _pair_grids(norm_segs, families[0], families[1], config, previous, count)
 
 
 def _pair_grids(
@@ -427,8 +432,10 @@ def _pair_grids(
     family_b: tuple[np.ndarray, np.ndarray],
     config: LocateConfig,
     previous: np.ndarray | None = None,
+    count: int = 3,
 ) -> list[np.ndarray]:
-    """Rough grids (normalised coords) whose lines are the two given families."""
+    """Rough grids (normalised coords) whose lines are the two given families: the ``count``
+    best pairs of combs."""
     (vp_a, in_a), (vp_b, in_b) = family_a, family_b
     to_rect, focal_measured = _metric_rectification(vp_a, vp_b, config)
     aspect = _aspect_range(vp_a, vp_b, to_rect, focal_measured, config)
@@ -454,7 +461,7 @@ def _pair_grids(
                 rect_prev - np.roll(rect_prev, 1, axis=0), axis=1))) / SIZE
     quads = []
     for (ox, px, _), (oy, py, _) in _comb_candidates(
-        (x_pos, x_w / x_w.sum()), (y_pos, y_w / y_w.sum()), config, expected, aspect
+        (x_pos, x_w / x_w.sum()), (y_pos, y_w / y_w.sum()), config, expected, aspect, count
     ):
         rect_corners = np.array(
             [[ox, oy], [ox + SIZE * px, oy], [ox + SIZE * px, oy + SIZE * py],

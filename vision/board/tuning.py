@@ -56,10 +56,12 @@ class LocateConfig:
     focus_converged_cells: float = 0.5  # stop re-running once the best grid moves less
     second_pass_grow: float = 1.15  # ...grown by this factor about its centre
     comb_candidates: int = 3  # rough hypotheses refined when the first is not convincing
+    thorough_comb_candidates: int = 8  # ...and on the second look (docs/tuning.md)
     # Line support that (with square-like cells) ends the search: no grid found later beat a
     # first one this good (docs/tuning.md).
     good_enough: float = 0.6
-    max_hypotheses: int = 6  # (the thorough second look: two more)
+    max_hypotheses: int = 6  # (the thorough second look: thorough_hypotheses more)
+    thorough_hypotheses: int = 10
     same_quad_cells: float = 0.4  # a hypothesis this close to one already refined is skipped
     hopeless_support_gap: float = 0.15  # ...as is one this far below the best after one round
     cellness_weight: float = 0.2
@@ -72,6 +74,7 @@ class LocateConfig:
     min_axis_support: float = 0.36  # ...as when either family of grid lines is this poorly seen
     dark_p99: float = 30.0  # 99th-percentile grey below which the photo is too dark
     blur_laplacian_var: float = 12.0  # variance of Laplacian (on the work copy) below: too blurry
+    blurred_min_straight: float = 2.7  # ...if it shows straight edges (else no board: noise)
     cut_off_margin_cells: float = 0.15  # a corner this far outside the image: board cut off
     end_block_lines: int = 4  # the lines next to the outermost one, at each end of an axis...
     min_end_support: float = 0.25  # ...seen less than this: not a whole board (photos: >= 0.35)
@@ -88,6 +91,24 @@ class LocateConfig:
     converge_bands: int = 4  # samples per line per cell: a tile edge is one outlier of many
     converge_cutoffs: tuple[float, ...] = (0.5, 0.3, 0.15, 0.15)  # Tukey, cells, every round
     converged_cells: float = 0.01
+    # The premium layout (vision.board.layout): how many whole cells each way a grid is tried
+    # moved, and the cell size its colours are measured at (docs/tuning.md).
+    layout_reach: int = 5
+    layout_move_reach: int = 2  # ...and the grid finally chosen (symmetry moved it a cell)
+    layout_cell_px: int = 6
+    # A grid whose premium kinds are told apart less well than this is no board (0.5: chance)...
+    min_layout_score: float = 0.70
+    min_layout_placed: float = 0.78  # ...one the layout moved > 1 cell or resized, less than this
+    # ...and one the layout fits this much better moved by whole cells is moved there.
+    layout_shift_gain: float = 0.1
+    layout_rescues: int = 3  # grids tried moved to where the layout fits, when none shows it
+    layout_min_standing: float = 4.5  # ...where it fits better than elsewhere by this much
+    layout_near_moves: int = 2  # ...and the best few moves by one cell, judged once refined
+    cut_off_layout: float = 0.66  # a lattice running off the photo fits the layout this well
+    layout_span_gain: float = 0.03  # a grid a cell longer or shorter that fits this much better
+    layout_span_steps: int = 2  # ...is taken, this many times at most
+    layout_min_on_photo: float = 0.6  # share of a window's squares on the photo to judge it
+    layout_sure: float = 0.97  # a grid fitting the layout this well is not moved by it (speed)
 
 
 CONFIG = LocateConfig()

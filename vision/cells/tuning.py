@@ -169,3 +169,17 @@ SHADE_MIN_CHROMA = 5.0
 """A group darker than its kind of square by more than :data:`SHADE_DARKER` (L*), no more
 colourful and within :data:`SHADE_HUE` degrees of its kind's hue, on a kind of at least this
 chroma, is a shadow, not a hand (``python -m bench cover``; docs/tuning.md)."""
+
+# -- relight: shade evened out before reading ------------------------------------------------------
+
+RELIGHT_FROM = 1.3
+"""A part of the board at least this much darker than its lit level is relit; less is a photo's
+own gradient or vignette, left as it is (docs/tuning.md)."""
+RELIGHT_MAX = 4.0
+"""...by at most this factor: deeper shade is mostly the sensor's noise, and keeps its warning."""
+RELIGHT_PEER_RANK = 5
+"""The light a place is due: the 6th of the eight its symmetric images get, darkest first (a shade
+over up to five of the eight leaves it lit)."""
+RELIGHT_REACH = 3.25
+"""Cells over which the shade is a median: wider than a row of dark tiles, narrower than an arm's
+shadow."""

@@ -59,7 +59,8 @@ def check_light(gray: np.ndarray) -> None:
     brightest = float(np.percentile(gray[::4, ::4], 99))
     if brightest < DARK_P99:
         raise ImageQualityError(
-            f"photo too dark to find the board (brightest parts {brightest:.0f} of 255)")
+            f"photo too dark to find the board (brightest parts {brightest:.0f} of 255)",
+            reason="too dark")
 
 
 def sharpness(gray: np.ndarray) -> float:
@@ -142,10 +143,11 @@ def locate_board(image: np.ndarray, size: int) -> BoardPose:
         cut = max(cut_off, key=lambda item: item[0])[1]
         raise BoardNotFoundError(
             f"the board is cut off by the photo's {' and '.join(cut)} edge: step back or "
-            "move the camera so all six corners show")
+            "move the camera so all six corners show", reason="cut off")
     if sharpness(gray8) < BLUR_SHARPNESS:
         raise ImageQualityError(
-            f"photo too blurry to find the board (sharpness {sharpness(gray8):.0f})")
+            f"photo too blurry to find the board (sharpness {sharpness(gray8):.0f})",
+            reason="too blurry")
     raise BoardNotFoundError(f"no hexagonal board with {size} cells a side found in the photo")
 
 

@@ -14,10 +14,6 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from referee.gamefile import GameFileError, judge_spec, load_game_file
-from referee.hexboard import colour_name
-from referee.islands import ENDINGS
-
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -29,6 +25,10 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here, as every command's own needs are (webui.cli): `tileref read` builds the
+    # same parser and must not load the rules engine's games for it.
+    from referee.gamefile import GameFileError, judge_spec, load_game_file
+
     try:
         spec, base_dir = load_game_file(args.game)
         result = judge_spec(spec, base_dir)
@@ -100,6 +100,9 @@ def describe_move(number: int, move: Any, verdict: dict[str, Any]) -> str:
 
 def _describe_stones(player: str, move: Any, verdict: dict[str, Any]) -> str:
     """An islands turn: the stones placed (or a pass), then what it changed."""
+    from referee.hexboard import colour_name
+    from referee.islands import ENDINGS
+
     placed = verdict["placed"]
     if placed:
         stones = _join(f"{colour_name(colour)} {cell}" for cell, colour in placed)
@@ -123,6 +126,9 @@ def _describe_stones(player: str, move: Any, verdict: dict[str, Any]) -> str:
 
 def _describe_islands_final(final: dict[str, Any]) -> list[str]:
     """Islands standings: rank, islands, bonus, who is frozen, and why the game ended."""
+    from referee.hexboard import colour_name
+    from referee.islands import ENDINGS
+
     lines = ["Standings (islands, then bonus):"]
     colours = final.get("colours", {})
     for name, rank in sorted(final.get("ranks", {}).items(), key=lambda item: item[1]):
