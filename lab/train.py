@@ -160,19 +160,8 @@ TRAINING_LETTER_SCALE = 0.52
 """Height of a training face's capitals as a share of the face (:func:`render_tile_face` draws it
 12 % either way), chosen to draw the letters as big as real tiles' letters.
 
-Measured with :func:`letter_heights` on the upright tiles lettered A to Z of the truth photos
-(cut at their truth corners): each repository's median letter is 0.42 to 0.51 of a cell tall
-(kristopalka to ssetser). The renderer's own 0.62 drew training letters of 0.63 (0.49-0.75, 5th
-to 95th percentile), taller than any real set's; 0.52 draws 0.51 (0.42-0.68), and
-``tests/test_training_faces.py`` keeps them so. Letters too big for their tiles left the value
-digit too little room: half the rendered faces had it merged with the letter or lost, against
-under a fifth of real tiles, and the jheidel game's Q, small beside a big 10, was read as R or G.
-Held out, over training seeds 1-5 (``python -m bench seeds``), English letters read wrong of
-1461 went from 8, 6, 6, 8, 9 to 6, 5, 6, 3, 8, letters of every set from 13, 10, 9, 11, 14 to 6,
-6, 7, 3, 9 of 1688, and rotations from 2, 3, 2, 0, 2 to none of 1669; occupancy stayed at 8 cells
-of 8550. With the truth corners given (``tileref eval --given-corners``, seed 1) English letters
-went from 1449 to 1451 right. Drawn at 0.47 instead (the real medians' middle; one scratch run,
-seed 1), every Q was read right but four jheidel S as B: English letters 1452.
+Measured in docs/tuning.md ("The tile model's faces"); ``tests/test_training_faces.py`` keeps
+the rendered letters as tall as real ones.
 """
 
 
@@ -463,15 +452,9 @@ the stress set), "every style" (every lettering style and tile colour of the str
 in every style, a :data:`EVERY_STYLE_SHARE` as many: what the committed models learn)."""
 
 EVERY_STYLE_SHARE = 0.25
-"""With "both", every-style faces beside the bold sans ones, as a share of ``per_letter``.
-
-Measured (issue 33; ``tileref eval`` leave-one-source-out, ``python -m bench stress``, the 240
-stress scenes, whose faces and colours these are): bold sans alone read 1456 of 1461 English
-letters on the truth photos and 90.7 % of the stress letters (black plastic tiles 37.5 %); every
-style alone 1452 and rotations 1667 of 1669; both, half as many again, 1450 and 95.0 %; both, a
-quarter, 1454 (inside the five seeds' 1453-1458) and 93.7 % (black plastic 65 %). What the
-wider faces cost is on the blurriest truth photo (jheidel 170755, its Rs read as P). Faces the
-model never saw are measured by ``python -m bench stress --held-out``."""
+"""With "both", every-style faces beside the bold sans ones, as a share of ``per_letter``: as
+many as the truth photos bear without losing letters beyond the seeds' noise, measured in
+docs/tuning.md ("The tile model's faces")."""
 
 
 def rendered_faces(per_letter: int, seed: int, cell_px: int, lettering: str = "bold sans"
@@ -656,15 +639,8 @@ def evaluate(boards: list[RealBoard], render_x: np.ndarray, render_labels: list[
 
 @dataclass(frozen=True)
 class TrainingSettings:
-    """What a training run depends on besides the photos and the code.
-
-    ``per_letter`` rendered faces of each letter: which faces are rendered follows ``seed``, and
-    a held-out figure moved with it (``python -m bench seeds``). With 240, English letters read
-    leave-one-source-out (``tileref eval --training-seed N``, seeds 1-5) were 1453, 1450, 1450,
-    1447 and 1445 right of 1460; with 480, 1452, 1454, 1454, 1452 and 1451 (letters of every
-    set, corrected truth: 1667-1678 of 1687, then 1673-1678); 720 was no better (1452, 1455,
-    1451 for seeds 1-3). Occupancy does not use them: 9 cells wrong for every seed.
-    """
+    """What a training run depends on besides the photos and the code (``per_letter`` and the
+    seed measured in docs/tuning.md, "The tile model's faces")."""
 
     per_letter: int = 480
     epochs: int = 20
