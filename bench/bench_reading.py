@@ -205,6 +205,12 @@ def print_row(name: str, f: Figures) -> None:
           f"{tess_tile / max(ours_tile, 1e-9):6.0f}x")
 
 
+BEFORE = {"find and read": "issue 33 measured 155-167 ms",
+          "process": "issue 33 measured 1.1 s", "memory": "102-108 MB before issue 33"}
+"""The figures before issue 33's work on speed, printed beside today's (same machine, other days:
+compare with care, the machine's speed moves with its load)."""
+
+
 def end_to_end_ms() -> list[float]:
     """For every truth photo scaled to a 1600-px long side: the median time of ``read_board``
     from the decoded image with no corners given (board found, rectified, read), with the
@@ -271,14 +277,15 @@ def main() -> int:
         if times:
             print(f"\nend to end (find the board, then read), {len(times)} photos scaled to a "
                   f"{GOAL_LONG_SIDE}-px long side: median {statistics.median(times):.0f} ms, "
-                  f"max {max(times):.0f} ms (goal: median <= 100 ms)")
+                  f"max {max(times):.0f} ms (goal: median <= 100 ms; {BEFORE['find and read']})")
         peaks, process_ms = read_processes()
         if peaks:
             print(f"peak memory of `tileref read` on each of them, a process each: median "
-                  f"{statistics.median(peaks):.0f} MB, max {max(peaks):.0f} MB (goal: <= 300 MB)")
+                  f"{statistics.median(peaks):.0f} MB, max {max(peaks):.0f} MB (goal: <= 300 MB; "
+                  f"{BEFORE['memory']})")
             print(f"the whole `tileref read` process, start to exit: median "
                   f"{statistics.median(process_ms):.0f} ms, max {max(process_ms):.0f} ms "
-                  "(goal: median <= 600 ms)")
+                  f"(goal: median <= 600 ms; {BEFORE['process']})")
     finally:
         cv2.setNumThreads(threads)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
