@@ -49,7 +49,7 @@ def read_scene(scene: StressScene, config: ReadConfig = DISPUTE_CONFIG, **models
     try:
         reading = read_board(scene.jpeg, tiles="english", config=config, **models)
     except VisionError as error:
-        return score_refusal(scene, str(error))
+        return score_refusal(scene, error)
     return score_reading(scene, reading)
 
 
@@ -68,20 +68,10 @@ def _pct(part: int, whole: int, digits: int = 2) -> str:
     return f"{100 * part / whole:.{digits}f}%" if whole else "-"
 
 
-def _short(kind: str) -> str:
-    """A refusal kind in two or three words, for the table's column."""
-    for key, short in (("no scrabble board", "no board"), ("blurry", "blurry"),
-                       ("lies over", "covered"), ("convex", "corners"), ("cut off", "cut off"),
-                       ("dark", "dark"), ("still", "shaken")):
-        if key in kind.lower():
-            return short
-    return " ".join(kind.split()[:3])
-
-
 def summary(results: list[SceneResult]) -> dict[str, object]:
     """The figures of one row: counts and the right shares."""
     found = [r for r in results if r.found]
-    refusals = Counter(_short(refusal_kind(r.refusal)) for r in results if r.refusal)
+    refusals = Counter(r.reason for r in results if r.refusal)
     return {
         "scenes": len(results),
         "found": len(found),

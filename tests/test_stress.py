@@ -195,6 +195,20 @@ def test_a_wrong_reading_is_scored_wrong() -> None:
     assert not score_reading(scene, BoardReading(reading.cells, tuple(map(tuple, far)))).found
 
 
+def test_a_refusal_is_counted_by_the_reason_the_reader_gives_as_data() -> None:
+    from lab.stress.score import score_refusal
+    from vision import BoardNotFoundError, ImageQualityError, VisionError
+
+    scene = make_scene(FIRST_SEED, **CALM)
+    cut = score_refusal(scene, BoardNotFoundError("board is cut off by  the image edge",
+                                                  reason="cut off"))
+    assert (cut.reason, cut.refusal, cut.found) == ("cut off",
+                                                    "board is cut off by the image edge", False)
+    assert score_refusal(scene, ImageQualityError("photo too dark", reason="too dark")).reason \
+        == "too dark"
+    assert score_refusal(scene, VisionError("not an image")).reason == "VisionError"
+
+
 def test_refusals_group_by_kind() -> None:
     assert refusal_kind("photo too blurry around M8 (12.3 px)") == \
         refusal_kind("photo too blurry around C13 (9 px)")

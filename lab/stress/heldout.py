@@ -126,7 +126,7 @@ def _read(scene: StressScene, classifier: TileClassifier) -> SceneResult:
     try:
         reading = read_board(scene.jpeg, config=DISPUTE_CONFIG, classifier=classifier)
     except VisionError as error:
-        return score_refusal(scene, str(error))
+        return score_refusal(scene, error)
     return score_reading(scene, reading)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from lab.eval_corners import corner_errors_cells
 from lab.stress.scene import StressScene
 from referee.cells import SIZE, Cell
-from vision import DEFAULT_CONFIG, BoardReading, rectify
+from vision import DEFAULT_CONFIG, BoardReading, VisionError, rectify
 from vision.quality import blur_px
 
 FOUND_WITHIN = 0.5
@@ -36,6 +36,7 @@ class SceneResult:
     conditions: dict[str, str]
     found: bool = False
     refusal: str = ""  # the one-line refusal, "" when a reading came back
+    reason: str = ""  # the refusal's reason as data (vision's errors), or its class's name
     corner_error: float | None = None  # cells, the worst corner, when read
     cells: int = 0  # cells scored for occupancy (not hidden)
     occupancy_wrong: int = 0
@@ -106,9 +107,12 @@ def score_reading(scene: StressScene, reading: BoardReading) -> SceneResult:
     return result
 
 
-def score_refusal(scene: StressScene, message: str) -> SceneResult:
-    """A scene the reader refused, with its one-line message."""
-    return SceneResult(scene.seed, dict(scene.conditions), refusal=" ".join(message.split()))
+def score_refusal(scene: StressScene, error: VisionError) -> SceneResult:
+    """A scene the reader refused, with its one-line message and its reason: the one the error
+    carries as data ("no board", "cut off", "too blurry", "too dark", "covered"), else the
+    error's class (an image that could not be decoded)."""
+    return SceneResult(scene.seed, dict(scene.conditions), refusal=" ".join(str(error).split()),
+                       reason=getattr(error, "reason", "") or type(error).__name__)
 
 
 _CELL = re.compile(r"\b[A-O](?:1[0-5]|[1-9])\b")
