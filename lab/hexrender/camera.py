@@ -1,5 +1,8 @@
 """A pinhole camera over a hexhex board: world points (cell widths) to photo pixels.
 
+The camera is the Scrabble renderer's (:class:`lab.render.camera.Camera`); what is the hex
+board's own is where it is placed and the world's units.
+
 World units are cell widths (the distance between two neighbouring cells' centres). The board's
 centre cell lies at the origin, x runs to the right along the board's lines, y down the lines
 (towards the player in an upright view) and z points down into the table, so a stone's top lies
@@ -9,9 +12,10 @@ at a negative z and the table under the board at z = the board's thickness.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
+
+from lab.render.camera import Camera
 
 
 def rotation_x(angle: float) -> np.ndarray:
@@ -22,38 +26,6 @@ def rotation_x(angle: float) -> np.ndarray:
 def rotation_z(angle: float) -> np.ndarray:
     c, s = math.cos(angle), math.sin(angle)
     return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
-
-
-@dataclass(frozen=True)
-class Camera:
-    """``matrix`` is K, ``rotation`` turns world into camera axes, ``centre`` is the lens."""
-
-    matrix: np.ndarray
-    rotation: np.ndarray
-    centre: np.ndarray
-
-    def to_camera(self, points: np.ndarray) -> np.ndarray:
-        return (np.asarray(points, dtype=np.float64) - self.centre) @ self.rotation.T
-
-    def project(self, points: np.ndarray) -> np.ndarray:
-        """(N, 3) world points to (N, 2) pixels."""
-        camera = self.to_camera(points) @ self.matrix.T
-        return camera[:, :2] / camera[:, 2:3]
-
-    def depth(self, points: np.ndarray) -> np.ndarray:
-        return self.to_camera(points)[:, 2]
-
-    def plane_homography(self, z: float) -> np.ndarray:
-        """The homography from (x, y) on the horizontal plane at height ``z`` to pixels."""
-        translation = -self.rotation @ self.centre
-        columns = np.column_stack([self.rotation[:, 0], self.rotation[:, 1],
-                                   self.rotation[:, 2] * z + translation])
-        return self.matrix @ columns
-
-    @property
-    def looking(self) -> np.ndarray:
-        """The direction the camera looks in, in world axes."""
-        return self.rotation.T @ np.array([0.0, 0.0, 1.0])
 
 
 def place_camera(*, tilt: float, turn: float, roll: float, field_of_view: float, fill: float,
