@@ -56,6 +56,13 @@ def parse_corners(text: str) -> list[tuple[float, float]]:
     return points
 
 
+def refused(error: Exception) -> int:
+    """Say why a photo was not read, in one line on stderr, and give the exit code for it."""
+    message = " ".join(str(error).split()) or type(error).__name__
+    print(f"tileref read: {message}", file=sys.stderr)
+    return 2
+
+
 def run_islands(args: argparse.Namespace) -> int:
     """``--islands``: FORMATS.md's islands board text (or JSON) of a hexhex board photo."""
     from vision import VisionError, load_image, save_overlay
@@ -72,9 +79,7 @@ def run_islands(args: argparse.Namespace) -> int:
         if args.overlay:
             save_overlay(draw_hex_overlay(image, reading), args.overlay)
     except (VisionError, ValueError, OSError) as error:
-        message = " ".join(str(error).split()) or type(error).__name__
-        print(f"tileref read: {message}", file=sys.stderr)
-        return 2
+        return refused(error)
     if args.json:
         print(reading.to_json_text())
     else:
@@ -111,9 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
             save_overlay(draw_overlay(image, reading), args.overlay)
     except (VisionError, ValueError, OSError) as error:
-        message = " ".join(str(error).split()) or type(error).__name__
-        print(f"tileref read: {message}", file=sys.stderr)
-        return 2
+        return refused(error)
     if args.json:
         print(reading.to_json_text())
     else:
