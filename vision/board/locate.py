@@ -94,10 +94,6 @@ class BoardLocation:
     quad_found_in_ms: float = 0.0
     details: dict = field(default_factory=dict, compare=False)
 
-    def corner_list(self) -> list[list[float]]:
-        """Plain data for JSON: [[x, y], ...] in TL TR BR BL order."""
-        return [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]
-
 
 # ----------------------------------------------------------------------------------------------
 # Quality

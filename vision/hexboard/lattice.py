@@ -217,13 +217,6 @@ def _coefficients(pattern: np.ndarray, basis: np.ndarray, points: np.ndarray,
     return (summed * at_points).T
 
 
-def _sample(image: np.ndarray, points: np.ndarray) -> np.ndarray:
-    xs = points[:, 0].astype(np.float32).reshape(1, -1)
-    ys = points[:, 1].astype(np.float32).reshape(1, -1)
-    return cv2.remap(np.ascontiguousarray(image, dtype=np.float32), xs, ys, cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_CONSTANT, borderValue=0).reshape(-1)
-
-
 def axial_disc(radius: int) -> np.ndarray:
     """Axial (q, r) of every lattice point within ``radius`` steps of the origin."""
     points = [(q, r) for r in range(-radius, radius + 1) for q in range(-radius, radius + 1)
