@@ -46,6 +46,9 @@ ROOT = Path(__file__).resolve().parents[1]
 WIDTH, HEIGHT = 1280, 960
 VARIANTS = 3            # noisy copies of each position, cycled: no two frames the same bytes
 CHANGE_EVERY = (4.0, 8.0)
+SETTLE_S = 1.0
+"""How long a table's board stands still before its play is judged (``options.settle_s``):
+shorter than the plays' spacing, so each play can be judged before the next is laid."""
 GOALS = {"answered": 0.99, "p95": 1.0, "memory_mb": 1536}
 
 # Positions one after another: tiles added on South's and North's home rows.
@@ -240,9 +243,12 @@ def play(servers: Servers, positions: list[list[bytes]], corners: list[list[floa
     games = []
     for number in range(tables):
         port = servers.ports[number % len(servers.ports)]
+        # Hands-free tables (no one presses Done between the bench's plays): a play is judged
+        # once the board has stood still SETTLE_S seconds, as a club's webcam tables would.
         game = call(port, "POST", "/api/games", {
             "ruleset": "archipelago", "players": [{"name": f"S{number}", "seat": "S"},
-                                                  {"name": f"N{number}", "seat": "N"}]})
+                                                  {"name": f"N{number}", "seat": "N"}],
+            "options": {"commit": "auto", "settle_s": SETTLE_S}})
         call(port, "POST", f"/api/games/{game['id']}/corners", {"corners": corners},
              game["token"])
         games.append(dict(game, port=str(port)))
