@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import ssl
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -47,22 +49,30 @@ def test_certificate_is_made_once_with_the_addresses(tmp_path):
 
 
 @contextmanager
-def https_server(tmp_path: Path) -> Iterator[tuple[str, ssl.SSLContext]]:
-    """``tileref serve --https`` on a free loopback port: its base URL and a TLS context that
-    trusts its self-signed certificate."""
+def serving(tmp_path: Path, *options: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """``tileref serve OPTIONS`` on a free loopback port: the process and its base URL."""
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "webui", "serve", "--https", "--host", "127.0.0.1",
+        [sys.executable, "-m", "webui", "serve", *options, "--host", "127.0.0.1",
          "--port", str(port), "--instance", str(tmp_path / "instance")],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         line = server.stdout.readline()
-        assert f"https://127.0.0.1:{port}/" in line
-        yield f"https://127.0.0.1:{port}", ssl.create_default_context(
-            cafile=str(tmp_path / "instance" / "tileref-cert.pem"))
+        scheme = "https" if "--https" in options else "http"
+        assert f"{scheme}://127.0.0.1:{port}/" in line
+        yield server, f"{scheme}://127.0.0.1:{port}"
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@contextmanager
+def https_server(tmp_path: Path) -> Iterator[tuple[str, ssl.SSLContext]]:
+    """``tileref serve --https``: its base URL and a TLS context that trusts its self-signed
+    certificate."""
+    with serving(tmp_path, "--https") as (_, base):
+        yield base, ssl.create_default_context(
+            cafile=str(tmp_path / "instance" / "tileref-cert.pem"))
 
 
 def test_serve_https_answers_over_tls(tmp_path):
@@ -123,3 +133,42 @@ def test_https_sets_a_secure_cookie_and_streams_events(tmp_path):
         with urllib.request.urlopen(f"{base}/api/games/{game_id}/events", context=context,
                                     timeout=30) as stream:
             assert stream.readline().startswith(b"event: state")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_crowd_of_idle_screens_neither_spins_the_server_nor_stops_its_answers(tmp_path):
+    """Three hundred screens open their event streams at once (a room of tablets coming back
+    after a restart) and never read them. The server answers the next request, and once the
+    streams are opened it sits idle: before ``webui.channel``, its I/O thread spun at a full
+    core on the connections whose workers were writing, and starved every worker of the GIL."""
+    import json
+
+    with serving(tmp_path) as (server, base):
+        request = urllib.request.Request(f"{base}/api/games", method="POST", data=json.dumps(
+            {"ruleset": "archipelago", "players": [{"name": "Ann", "seat": "S"},
+                                                   {"name": "Bo", "seat": "N"}]}).encode())
+        with urllib.request.urlopen(request, timeout=30) as response:
+            game_id = json.loads(response.read())["id"]
+        port = int(base.rsplit(":", 1)[1])
+        screens = []
+        try:
+            for _ in range(300):
+                screen = socket.create_connection(("127.0.0.1", port), timeout=30)
+                screen.sendall(f"GET /api/games/{game_id}/events HTTP/1.1\r\n"
+                               "Host: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
+                screens.append(screen)
+            # Answered in milliseconds; while the server spun, not within half a minute.
+            with urllib.request.urlopen(f"{base}/api/games/{game_id}", timeout=10) as response:
+                assert json.loads(response.read())["id"] == game_id
+            before = cpu_seconds(server.pid)
+            time.sleep(3.0)
+            # Idle, it uses next to nothing; spinning, it used the whole 3 s.
+            assert cpu_seconds(server.pid) - before < 1.0
+        finally:
+            for screen in screens:
+                screen.close()

@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from waitress.server import create_server
 
     from webui import create_app
+    from webui.channel import YieldingChannel
     from webui.tls import CertificateError, TlsFront, ensure_certificate, server_context
 
     config: dict[str, object] = {"CAMERA": args.camera, "SESSION_COOKIE_SECURE": args.https,
@@ -111,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
             cleanup_interval=10, max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
             max_request_header_size=64 * 1024, asyncore_use_poll=True, ident="tileref",
             clear_untrusted_proxy_headers=True, expose_tracebacks=False)
+        server.channel_class = YieldingChannel   # webui.channel says why
     except CertificateError as error:
         print(f"tileref serve: {error}", file=sys.stderr)
         return 2
