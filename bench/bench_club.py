@@ -170,6 +170,7 @@ class Table(threading.Thread):
         super().__init__(daemon=True)
         self.port, self.game, self.positions = port, game, positions
         self.start_at, self.seconds = start, seconds
+        self.source = (device_address(seed), 0)   # the table's phone
         rng = random.Random(seed)
         self.phase = rng.uniform(0, 1.0)
         self.changes: list[float] = []       # when the board changes, seconds into the run
@@ -185,7 +186,8 @@ class Table(threading.Thread):
     def run(self) -> None:
         path = f"/api/games/{self.game['id']}/frames"
         headers = {"Content-Type": "image/jpeg", "Authorization": f"Bearer {self.game['token']}"}
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30,
+                                                source_address=self.source)
         result = self.result
         result.due = int(self.seconds)
         waiting_verdict: float | None = None   # when the board changed, if not yet judged
@@ -212,7 +214,8 @@ class Table(threading.Thread):
             except (OSError, http.client.HTTPException, ValueError):
                 result.errors += 1
                 connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30,
+                                                source_address=self.source)
                 continue
             answered = time.perf_counter()
             if response.status != 200:
@@ -242,7 +245,9 @@ def open_idle_streams(ports: list[int], games: list[dict[str, str]],
     for number in range(count):
         game = games[number % len(games)]
         port = ports[number % len(ports)] if game.get("port") is None else int(game["port"])
-        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        # Each screen its own tablet, apart from the tables' phones.
+        sock = socket.create_connection(("127.0.0.1", port), timeout=30,
+                                        source_address=(device_address(len(games) + number), 0))
         sock.sendall(f"GET /api/games/{game['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                      "Accept: text/event-stream\r\n\r\n".encode())
         streams.append(sock)

@@ -157,8 +157,9 @@ def test_a_crowd_of_idle_screens_neither_spins_the_server_nor_stops_its_answers(
         port = int(base.rsplit(":", 1)[1])
         screens = []
         try:
-            for _ in range(300):
-                screen = socket.create_connection(("127.0.0.1", port), timeout=30)
+            for number in range(300):   # from a hundred tablets (all of 127/8 is loopback)
+                screen = socket.create_connection(("127.0.0.1", port), timeout=30,
+                                                  source_address=(f"127.0.1.{number % 100}", 0))
                 screen.sendall(f"GET /api/games/{game_id}/events HTTP/1.1\r\n"
                                "Host: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
                 screens.append(screen)
@@ -172,3 +173,71 @@ def test_a_crowd_of_idle_screens_neither_spins_the_server_nor_stops_its_answers(
         finally:
             for screen in screens:
                 screen.close()
+
+
+def open_connections(port: int, source: str, count: int,
+                     context: ssl.SSLContext | None = None) -> list[socket.socket]:
+    """``count`` connections from ``source`` (through a TLS handshake, given ``context``)."""
+    connections = []
+    for _ in range(count):
+        connection = socket.create_connection(("127.0.0.1", port), timeout=30,
+                                              source_address=(source, 0))
+        if context is not None:
+            connection = context.wrap_socket(connection, server_hostname="127.0.0.1")
+        connections.append(connection)
+    return connections
+
+
+def closed_at_once(connection: socket.socket, within: float) -> bool:
+    """Whether the server closed ``connection`` without a word within ``within`` seconds."""
+    connection.settimeout(within)
+    try:
+        return connection.recv(1) == b""
+    except (ConnectionResetError, ssl.SSLError):
+        return True
+    except TimeoutError:
+        return False
+
+
+@pytest.mark.parametrize("https", [False, True], ids=["http", "https"])
+def test_one_address_holds_at_most_its_share_of_the_connections(tmp_path, https):
+    """A script opening connection after connection from one address gets its share, and the
+    rest are closed at once; every other address is served as before."""
+    from webui.commands.serve import CONNECTIONS_PER_ADDRESS
+
+    options = ("--https",) if https else ()
+    with serving(tmp_path, *options) as (_, base):
+        port = int(base.rsplit(":", 1)[1])
+        context = ssl.create_default_context(
+            cafile=str(tmp_path / "instance" / "tileref-cert.pem")) if https else None
+        held = open_connections(port, "127.0.2.1", CONNECTIONS_PER_ADDRESS, context)
+        try:
+            assert not closed_at_once(held[-1], within=1.0)
+            over = open_connections(port, "127.0.2.1", 1, context)[0]
+            assert closed_at_once(over, within=10.0)
+            neighbour = http_get(base, "/api/games", tmp_path if https else None,
+                                 source="127.0.2.2")
+            assert neighbour == 200
+        finally:
+            for connection in held:
+                connection.close()
+
+
+def http_get(base: str, path: str, instance: Path | None, source: str) -> int:
+    """GET ``path`` from the ``source`` address; the status (``instance``: trust its
+    certificate, for HTTPS)."""
+    import http.client
+
+    host, port = base.split("://", 1)[1].rsplit(":", 1)
+    if instance is None:
+        connection: http.client.HTTPConnection = http.client.HTTPConnection(
+            host, int(port), timeout=30, source_address=(source, 0))
+    else:
+        context = ssl.create_default_context(cafile=str(instance / "instance" / "tileref-cert.pem"))
+        connection = http.client.HTTPSConnection(host, int(port), timeout=30,
+                                                 source_address=(source, 0), context=context)
+    try:
+        connection.request("GET", path)
+        return connection.getresponse().status
+    finally:
+        connection.close()

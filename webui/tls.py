@@ -15,6 +15,7 @@ import shutil
 import ssl
 import subprocess
 import threading
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -81,19 +82,23 @@ class TlsFront:
     waitress behind it still reads each request whole before a worker sees it, and its
     timeouts close what goes quiet (the front closes the client's side with it). The address
     the front saw is handed on (:meth:`wsgi`): the upload quotas count per client, and every
-    client reached waitress as 127.0.0.1.
+    client reached waitress as 127.0.0.1. For the same reason the front, not waitress, keeps
+    each address to its share of the connections (``per_address``; ``webui.channel``).
     """
 
     MAX_CONNECTIONS = 1000
     HANDSHAKE_SECONDS = 10.0
 
-    def __init__(self, host: str, port: int, context: ssl.SSLContext) -> None:
+    def __init__(self, host: str, port: int, context: ssl.SSLContext,
+                 per_address: int | None = None) -> None:
         import socket
 
         self.context = context
+        self.per_address = per_address
         self.upstream: tuple[str, int] | None = None
         self._clients: dict[int, str] = {}
         self._open = 0
+        self._open_from: Counter[str] = Counter()
         # Bound now, so that an address in use is the caller's one-line error, not a thread's.
         self.socket = socket.create_server((host, port), reuse_port=False, backlog=1024,
                                            family=socket.AF_INET6 if ":" in host
@@ -147,16 +152,19 @@ class TlsFront:
         return with_client
 
     async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self._open >= self.MAX_CONNECTIONS or self.upstream is None:
+        peer = writer.get_extra_info("peername")
+        client = str(peer[0]) if peer else ""
+        if self._open >= self.MAX_CONNECTIONS or self.upstream is None or (
+                self.per_address is not None and self._open_from[client] >= self.per_address):
             writer.close()
             return
         self._open += 1
+        self._open_from[client] += 1
         relay_port = 0
         try:
             upstream_reader, upstream_writer = await asyncio.open_connection(*self.upstream)
             relay_port = int(upstream_writer.get_extra_info("sockname")[1])
-            peer = writer.get_extra_info("peername")
-            self._clients[relay_port] = str(peer[0]) if peer else ""
+            self._clients[relay_port] = client
             to_app = asyncio.ensure_future(_pipe(reader, upstream_writer, half_close=True))
             to_client = asyncio.ensure_future(_pipe(upstream_reader, writer))
             # The app's side ending (a response sent and the connection closed, or a timeout)
@@ -169,6 +177,9 @@ class TlsFront:
         finally:
             self._clients.pop(relay_port, None)
             self._open -= 1
+            self._open_from[client] -= 1
+            if not self._open_from[client]:
+                del self._open_from[client]
             writer.close()
 
 

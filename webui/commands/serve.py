@@ -32,6 +32,10 @@ THREADS = 64
 """Worker threads: SSE_STREAMS of them may wait on screens' event streams, the rest answer."""
 CONNECTIONS = 1000
 """Open connections at most (each screen holds one for its event stream)."""
+CONNECTIONS_PER_ADDRESS = 100
+"""Open connections at most from one address (``webui.channel``): a prankster's script cannot
+take the :data:`CONNECTIONS` every table shares; a laptop showing a dozen tables' screens, six
+connections a browser tab, stays well inside it."""
 IDLE_TIMEOUT = 30
 """Seconds a connection may stay silent (no request, or an upload that stopped) before it is
 closed; a screen's event stream speaks every ``SSE_KEEPALIVE`` seconds."""
@@ -79,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     from waitress.server import create_server
 
     from webui import create_app
-    from webui.channel import YieldingChannel
+    from webui.channel import capped
     from webui.tls import CertificateError, TlsFront, ensure_certificate, server_context
 
     config: dict[str, object] = {"CAMERA": args.camera, "SESSION_COOKIE_SECURE": args.https,
@@ -104,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         if args.https:
             cert, key = ensure_certificate(Path(app.instance_path),
                                            [shown_host, args.host, socket.gethostname()])
-            front = TlsFront(args.host, args.port, server_context(cert, key))
+            front = TlsFront(args.host, args.port, server_context(cert, key),
+                             per_address=CONNECTIONS_PER_ADDRESS)
         server = create_server(
             front.wsgi(app) if front else app,
             host="127.0.0.1" if front else args.host, port=0 if front else args.port,
@@ -112,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
             cleanup_interval=10, max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
             max_request_header_size=64 * 1024, asyncore_use_poll=True, ident="tileref",
             clear_untrusted_proxy_headers=True, expose_tracebacks=False)
-        server.channel_class = YieldingChannel   # webui.channel says why
+        # webui.channel says why; behind the TLS front, the front keeps each address's share.
+        server.channel_class = capped(None if front else CONNECTIONS_PER_ADDRESS)
     except CertificateError as error:
         print(f"tileref serve: {error}", file=sys.stderr)
         return 2
