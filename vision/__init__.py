@@ -24,7 +24,8 @@ Beside them: :mod:`vision.read` chains the stages; :mod:`vision.reading` is what
 shadow, blur, size); :mod:`vision.known` settles a reading with the tiles a game already knows;
 :mod:`vision.steady` tells a steady camera view from a hand over the board;
 :mod:`vision.overlay` draws a reading over its photo; :mod:`vision.playerboard` reads a First
-Draft player's own board; :mod:`vision.image` loads photos and :mod:`vision.errors` is every
+Draft player's own board; :mod:`vision.image` loads photos, :mod:`vision.warmup` builds
+OpenCV's colour tables early for a one-photo process, and :mod:`vision.errors` is every
 failure a user can cause. Every tuned number lives in one place per stage: :mod:`vision.tuning`
 (reading as a whole), :mod:`vision.board.tuning`, :mod:`vision.cells.tuning` and
 :mod:`vision.letters.tuning`; ``docs/tuning.md`` keeps what each was measured by. Training,
@@ -48,6 +49,7 @@ if TYPE_CHECKING:  # what a type checker and a reader see; at run time, loaded w
     from vision.reading import BoardReading, CellReading
     from vision.steady import SteadyConfig, SteadyTracker, ViewCheck, ViewState
     from vision.tuning import DEFAULT_CONFIG, DISPUTE_CONFIG, KNOWN_TILE_SURE, ReadConfig
+    from vision.warmup import warm_colour_tables
     from vision.warning import (
         ReadingWarning,
         WarningCode,
@@ -71,6 +73,7 @@ _HOMES = {name: module for module, names in {
     "vision.reading": ("BoardReading", "CellReading"),
     "vision.steady": ("SteadyConfig", "SteadyTracker", "ViewCheck", "ViewState"),
     "vision.tuning": ("DEFAULT_CONFIG", "DISPUTE_CONFIG", "KNOWN_TILE_SURE", "ReadConfig"),
+    "vision.warmup": ("warm_colour_tables",),
     "vision.warning": (
         "ReadingWarning", "WarningCode", "maybe_tile_cells", "off_square_cells", "other_tile_sets",
         "reading_warnings", "said_once", "warned_cells",
@@ -135,5 +138,6 @@ __all__ = [
     "save_overlay",
     "settle",
     "south_at",
+    "warm_colour_tables",
     "warned_cells",
 ]

@@ -288,10 +288,9 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     probs = classifier.on_board(probs)
     guesses = classifier.guesses(probs)
     if config.ocr_second_opinion:
-        from vision.letters.ocr import ocr_available, second_opinion
+        from vision.letters.ocr import second_opinion
 
-        if ocr_available():
-            guesses = second_opinion(crops, guesses, letters, config.ocr_below)
+        guesses = second_opinion(crops, guesses, letters, config.ocr_below)
     guesses = read_marks(crops, guesses, probs, classifier, letters)
     marks = marks_unread(crops, guesses, letters)
     unseen = (_unseen_letters_read(board, occupied, crops, centres, classifier, letters, config)

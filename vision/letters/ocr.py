@@ -86,7 +86,14 @@ def second_opinion(crops: list[np.ndarray], guesses: list[TileGuess], letters: s
     and seven with the tile models before ``lab.train.TRAINING_LETTER_SCALE``); asking about
     surer letters (below 0.8) mends no more. (When the classifier was weaker, letting
     Tesseract only pick the runner-up gained less than this.)
+
+    Without Tesseract, or with no letter in doubt, the guesses come back as they are; Tesseract
+    is looked for only when a letter is in doubt (starting it to ask its version costs a
+    one-photo process 20 ms).
     """
+    if not any(guess.letter != BLANK and guess.confidence < below for guess in guesses) \
+            or not ocr_available():
+        return guesses
     out = []
     for crop, guess in zip(crops, guesses, strict=True):
         if guess.letter == BLANK or guess.confidence >= below:

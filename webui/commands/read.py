@@ -96,10 +96,15 @@ def run(args: argparse.Namespace) -> int:
         print("tileref read: --size is the side of an islands board: give it with --islands",
               file=sys.stderr)
         return 2
+    from vision import warm_colour_tables
+
+    # Built beside the reader's imports and the photo's decoding (vision.warmup says why).
+    colour_tables = warm_colour_tables()
     from vision import DISPUTE_CONFIG, VisionError, load_image, read_board, said_once
 
     try:
         image = load_image(args.photo)
+        colour_tables.join()
         corners: np.ndarray | list[tuple[float, float]] | None = None
         if args.corners is not None and args.calibration:
             raise ValueError("give --corners or --calibration, not both")
