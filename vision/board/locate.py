@@ -13,6 +13,9 @@ families of 16 equally spaced straight lines. The steps:
 3. In that frame, a comb of 16 equally spaced lines is fitted to the segment positions of each
    family (period and phase searched exhaustively). This counts lines, so the frame and the
    board's outer edge cannot be mistaken for the grid unless they sit exactly one cell out.
+   Beside the combs, the photo's biggest four-sided outlines (:mod:`vision.board.outline`) are
+   rough grids too: a table with a lattice of its own (checked cloth) can take the combs from
+   the board, and the refinement below pulls an outline on or near the grid onto it.
 4. Refinement on the photo (shrunk to ~2.5x the measuring resolution): rectify with the current
    corners, measure where the centre of each of the 16 + 16 lines is in every row/column band,
    fit the homography to those samples (robustly re-weighted least squares, first rounds) or to
@@ -60,6 +63,7 @@ import numpy as np
 
 from vision.board.grid import apply_homography, clockwise, is_grid_quad, quad_cell_px
 from vision.board.layout import layout_fit, resized, shifted, spans_fit
+from vision.board.outline import outline_quads
 from vision.board.rectify import SIZE, grid_homography
 from vision.board.refine import (
     Measured,
@@ -210,8 +214,18 @@ def _find(image: np.ndarray, hint: np.ndarray | None, config: LocateConfig) -> B
             return _located(image, gray_full, found, hint, config)
         except BoardNotFoundError as error:
             failure = error
-            if hint is not None or error.reason == "cut off":
+            if hint is not None:
                 raise
+            if error.reason == "cut off":
+                # A table's own lattice (checked cloth) runs off the photo too, and can take
+                # the line search from a whole board: its outline, searched alone, may still
+                # show one (vision.board.outline). If not, the board is cut off indeed.
+                try:
+                    found = _search(image, gray_full, config.work_px, None, config, started,
+                                    outlines_only=True)
+                    return _located(image, gray_full, found, None, config)
+                except BoardNotFoundError:
+                    raise error from None
     assert failure is not None
     raise failure
 
@@ -463,12 +477,13 @@ def _as_bgr_or_gray(image: object) -> np.ndarray:
 
 def _search(
     image: np.ndarray, gray_full: np.ndarray, work_px: int, hint: np.ndarray | None,
-    config: LocateConfig, started: float, thorough: bool = False,
+    config: LocateConfig, started: float, thorough: bool = False, outlines_only: bool = False,
 ) -> _Found:
     """The best refined grid, and what else was found (:class:`_Found`). Rough grids come from
-    a copy ``work_px`` across (or the hint); each is refined, slid by whole cells if need be,
-    and rated: first whether its squares show the premium layout (:mod:`vision.board.layout`)
-    and its lines hold, then how well its lines fit."""
+    a copy ``work_px`` across (or the hint; or, ``outlines_only``, the photo's biggest
+    four-sided outlines alone); each is refined, slid by whole cells if need be, and rated:
+    first whether its squares show the premium layout (:mod:`vision.board.layout`) and its
+    lines hold, then how well its lines fit."""
     height, width = gray_full.shape
     factor = min(1.0, work_px / max(height, width))
     gray = downscale(gray_full, factor) if factor < 1 else gray_full
@@ -477,6 +492,8 @@ def _search(
     details: dict = {"segments": 0, "work_px": max(gray.shape)}
     if hint is not None:
         roughs: Iterator[np.ndarray] = iter([np.asarray(hint, dtype=np.float64).reshape(4, 2)])
+    elif outlines_only:
+        roughs = (quad / factor for quad in outline_quads(gray, config))
     else:
         roughs = (quad / factor for quad in rough_grids(gray, config, details, thorough))
     best: Settled | None = None

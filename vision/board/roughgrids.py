@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.board.grid import LINES, apply_homography, clockwise
+from vision.board.outline import outline_quads
 from vision.board.rectify import SIZE
 from vision.board.tuning import LocateConfig
 from vision.errors import BoardNotFoundError
@@ -369,6 +370,10 @@ def rough_grids(
         focus = focused[0]
         if moved < config.focus_converged_cells:
             break
+    # The board's outline, ahead of the lines' runners-up: where a table's own lattice took the
+    # passes above, no runner-up lies on the board either (vision.board.outline).
+    for quad in outline_quads(gray, config):
+        yield clockwise(quad)
     for quad in later:
         yield photo(quad)
     if thorough:

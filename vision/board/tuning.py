@@ -55,6 +55,13 @@ class LocateConfig:
     focus_period_range: float = 0.2  # log-range of periods a focused pass searches
     focus_converged_cells: float = 0.5  # stop re-running once the best grid moves less
     second_pass_grow: float = 1.15  # ...grown by this factor about its centre
+    # The board's outline as more hypotheses (vision.board.outline): the biggest four-sided
+    # contours of the work copy's edges, each between these shares of the photo's area.
+    outline_candidates: int = 3
+    outline_canny_low: int = 30  # Canny's lower threshold (the upper is three times it)
+    outline_min_area: float = 0.04
+    outline_max_area: float = 0.95
+    outline_approx: float = 0.03  # a side's straightness: polygon tolerance / perimeter
     comb_candidates: int = 3  # rough hypotheses refined when the first is not convincing
     thorough_comb_candidates: int = 8  # ...and on the second look (docs/tuning.md)
     # Line support that (with square-like cells) ends the search: no grid found later beat a
