@@ -407,7 +407,7 @@ class _BrightestCell:
     def __init__(self, tile: float = 1.0) -> None:
         self.tile = tile
 
-    def tile_probability(self, board) -> np.ndarray:
+    def tile_probability(self, board, *, print_cells=None) -> np.ndarray:
         gray = board.image.max(axis=2)
         y, x = np.unravel_index(int(np.argmax(gray)), gray.shape)
         probability = np.full((15, 15), 1 - self.tile)

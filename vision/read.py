@@ -226,7 +226,10 @@ def off_square_tiles(board: RectifiedBoard, probability: np.ndarray, occupancy: 
             continue
         move = np.array([[1, 0, -dx], [0, 1, -dy]], dtype=np.float32)
         moved = cv2.warpAffine(board.image, move, (width, height), borderMode=cv2.BORDER_REPLICATE)
-        tile = float(occupancy.tile_probability(replace(board, image=moved))[cell[1], cell[0]])
+        alone = np.zeros(SIZE * SIZE, bool)
+        alone[cell[1] * SIZE + cell[0]] = True
+        tile = float(occupancy.tile_probability(replace(board, image=moved),
+                                                print_cells=alone)[cell[1], cell[0]])
         if tile < config.occupancy_threshold:
             continue
         if np.abs(offset).max() < HALF_OFF:

@@ -52,8 +52,9 @@ class DoubtingOccupancy:
         self.model = OccupancyModel.load()
         self.doubts = doubts
 
-    def tile_probability(self, board: RectifiedBoard) -> np.ndarray:
-        probability = self.model.tile_probability(board)
+    def tile_probability(self, board: RectifiedBoard, *,
+                         print_cells: np.ndarray | None = None) -> np.ndarray:
+        probability = self.model.tile_probability(board, print_cells=print_cells)
         for cell, p in self.doubts.items():
             probability[cell.row, cell.col] = p
         return probability

@@ -125,6 +125,14 @@ brighter either (a dim photo) is a letter a sheen greyed, named, from this contr
 STAR_TILE = 0.05
 """The probability of a tile on a centre square whose star is in view: a tile would hide it. Under
 ``unsure_empty_above``, so a star in view raises no doubt (docs/tuning.md)."""
+PRINT_TILE = 0.005
+"""The probability of a tile on a square whose print repeats on its peers
+(:mod:`vision.cells.printed`): a tile would hide it, as a tile on the centre hides the star."""
+PRINT_PX = 16  # a cell's side where its print is compared with its peers' (grey)
+PRINT_SLACK = 0.25  # cells: how far from a peer's middle its print may be found
+PRINT_INK_CONTRAST = 6.0  # grey levels of spread in a cell's middle that count as ink
+PRINT_MATCH = 0.9  # correlation of two cells' ink that counts as the same print
+PRINT_PEERS = 2  # inked peers a cell's print must repeat on (on every one of them)
 LIKELY_TILE = 0.5
 """The model's probability from which a cell counts as a tile when a board has too few sure
 letter tiles to give the tiles' colour by themselves

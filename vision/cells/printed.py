@@ -1,0 +1,81 @@
+"""Premium squares' print, told by its repeating: a label on a square shows on its peers too.
+
+A board whose premium squares print a short label -- DW, TL, 2W, 3L, a star, a diamond -- shows a
+dark, letter-sized mark in the middle of an empty square, and the occupancy model, which learnt
+premium print from boards that spell it out in small words, took it for a tile's letter: on the
+stress set (``python -m bench stress``) 463 of the 466 cells wrongly read as tiles were premium
+squares printed with codes, numbers or symbols, dozens on a board, as the issue that asked for the
+set saw on real photos. What no tile does is repeat: every square of a kind is printed alike, and
+a square's symmetric peers (:func:`vision.cells.cellgrid.symmetric_peers`) are squares of its
+kind, while the letters of tiles differ, and sit where a hand put them. So a cell whose ink is
+found again in every one of its inked peers, two at least (turned a quarter or not: some boards
+turn their labels to face each side; anywhere within a quarter cell: a grid found a little off,
+or bent by the lens, does not cut every square alike), is print, not a tile. Every peer, not
+two: letters repeat too, and on a crowded board two of a tile's seven peers hold its letter
+often enough (7.6 % of the stress set's tiles matched two peers at 0.9, 0.06 % every one).
+
+The sizes and the match (a normalised correlation of 0.9) were chosen on the stress set's phantom
+tiles and tiles and the truth photos' tiles together (``docs/tuning.md``): measure them on what
+they were not chosen on before trusting them further.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.board.rectify import SIZE, RectifiedBoard
+from vision.cells.cellgrid import other_peers
+from vision.cells.tuning import (
+    PRINT_INK_CONTRAST,
+    PRINT_MATCH,
+    PRINT_PEERS,
+    PRINT_PX,
+    PRINT_SLACK,
+)
+
+
+def printed_squares(board: RectifiedBoard, asked: np.ndarray) -> np.ndarray:
+    """(225,) row-major: whether each cell ``asked`` ((225,) bool: the cells that might be read
+    as tiles; looking costs about 0.2 ms a cell) has ink found again in every one of its inked
+    symmetric peers, ``PRINT_PEERS`` at least, as a premium square's print is and a tile's
+    letter is not."""
+    px, margin = board.cell_px, board.margin_px
+    slack = min(int(round(PRINT_SLACK * px)), margin)
+    region = board.image[margin - slack:margin + SIZE * px + slack,
+                         margin - slack:margin + SIZE * px + slack]
+    if region.ndim == 3:
+        region = cv2.cvtColor(region, cv2.COLOR_BGR2GRAY)
+    scale = PRINT_PX / px
+    side = int(round(region.shape[0] * scale))
+    small = cv2.resize(region, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
+    reach = int(round(slack * scale))
+    # The cell but its edges is the template (a whole label or letter: a smaller piece of a
+    # letter's strokes is found in other letters); the peer's cell grown by the slack is where
+    # it is looked for.
+    middle = PRINT_PX // 8
+    templates, windows = [], []
+    for row in range(SIZE):
+        for col in range(SIZE):
+            top, left = reach + row * PRINT_PX, reach + col * PRINT_PX
+            templates.append(small[top + middle:top + PRINT_PX - middle,
+                                   left + middle:left + PRINT_PX - middle])
+            windows.append(small[top - reach:top + PRINT_PX + reach,
+                                 left - reach:left + PRINT_PX + reach])
+    inked = np.array([float(t.std()) >= PRINT_INK_CONTRAST for t in templates])
+    peers, other = other_peers()
+    printed = np.zeros(SIZE * SIZE, bool)
+    for cell in np.flatnonzero(inked & np.asarray(asked, bool).reshape(-1)):
+        looked = [peer for peer, counted in zip(peers[cell], other[cell], strict=True)
+                  if counted and inked[peer]]
+        if len(looked) < PRINT_PEERS:
+            continue
+        turned = [np.ascontiguousarray(np.rot90(templates[cell], turns)) for turns in range(4)]
+        printed[cell] = all(
+            any(cv2.matchTemplate(windows[peer], template, cv2.TM_CCOEFF_NORMED).max()
+                >= PRINT_MATCH for template in turned)
+            for peer in looked)
+    return printed
+
+
+__all__ = ["printed_squares"]
