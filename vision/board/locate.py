@@ -217,9 +217,8 @@ def _find(image: np.ndarray, hint: np.ndarray | None, config: LocateConfig) -> B
             if hint is not None:
                 raise
             if error.reason == "cut off":
-                # A table's own lattice (checked cloth) runs off the photo too, and can take
-                # the line search from a whole board: its outline, searched alone, may still
-                # show one (vision.board.outline). If not, the board is cut off indeed.
+                # A table's lattice (checked cloth) runs off the photo too and can take the line
+                # search from a whole board: its outline alone may show it (vision.board.outline).
                 try:
                     found = _search(image, gray_full, config.work_px, None, config, started,
                                     outlines_only=True)
@@ -480,10 +479,9 @@ def _search(
     config: LocateConfig, started: float, thorough: bool = False, outlines_only: bool = False,
 ) -> _Found:
     """The best refined grid, and what else was found (:class:`_Found`). Rough grids come from
-    a copy ``work_px`` across (or the hint; or, ``outlines_only``, the photo's biggest
-    four-sided outlines alone); each is refined, slid by whole cells if need be, and rated:
-    first whether its squares show the premium layout (:mod:`vision.board.layout`) and its
-    lines hold, then how well its lines fit."""
+    a copy ``work_px`` across (or the hint, or only its outlines if ``outlines_only``); each is
+    refined, slid by whole cells if need be, and rated: first whether its squares show the
+    premium layout (:mod:`vision.board.layout`) and its lines hold, then how well they fit."""
     height, width = gray_full.shape
     factor = min(1.0, work_px / max(height, width))
     gray = downscale(gray_full, factor) if factor < 1 else gray_full
