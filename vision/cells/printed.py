@@ -37,7 +37,7 @@ from vision.cells.tuning import (
 
 def printed_squares(board: RectifiedBoard, asked: np.ndarray) -> np.ndarray:
     """(225,) row-major: whether each cell ``asked`` ((225,) bool: the cells that might be read
-    as tiles; looking costs about 0.2 ms a cell) has ink found again in every one of its inked
+    as tiles; looking costs up to 0.2 ms a cell) has ink found again in every one of its inked
     symmetric peers, ``PRINT_PEERS`` at least, as a premium square's print is and a tile's
     letter is not."""
     px, margin = board.cell_px, board.margin_px
@@ -54,15 +54,16 @@ def printed_squares(board: RectifiedBoard, asked: np.ndarray) -> np.ndarray:
     # letter's strokes is found in other letters); the peer's cell grown by the slack is where
     # it is looked for.
     middle = PRINT_PX // 8
-    templates, windows = [], []
-    for row in range(SIZE):
-        for col in range(SIZE):
-            top, left = reach + row * PRINT_PX, reach + col * PRINT_PX
-            templates.append(small[top + middle:top + PRINT_PX - middle,
-                                   left + middle:left + PRINT_PX - middle])
-            windows.append(small[top - reach:top + PRINT_PX + reach,
-                                 left - reach:left + PRINT_PX + reach])
-    inked = np.array([float(t.std()) >= PRINT_INK_CONTRAST for t in templates])
+    cells = small[reach:reach + SIZE * PRINT_PX, reach:reach + SIZE * PRINT_PX].reshape(
+        SIZE, PRINT_PX, SIZE, PRINT_PX).transpose(0, 2, 1, 3).reshape(SIZE * SIZE, PRINT_PX,
+                                                                      PRINT_PX)
+    templates = cells[:, middle:PRINT_PX - middle, middle:PRINT_PX - middle]
+    inked = templates.std(axis=(1, 2)) >= PRINT_INK_CONTRAST
+
+    def window(cell: int) -> np.ndarray:
+        top, left = reach + (cell // SIZE) * PRINT_PX, reach + (cell % SIZE) * PRINT_PX
+        return small[top - reach:top + PRINT_PX + reach, left - reach:left + PRINT_PX + reach]
+
     peers, other = other_peers()
     printed = np.zeros(SIZE * SIZE, bool)
     for cell in np.flatnonzero(inked & np.asarray(asked, bool).reshape(-1)):
@@ -72,7 +73,7 @@ def printed_squares(board: RectifiedBoard, asked: np.ndarray) -> np.ndarray:
             continue
         turned = [np.ascontiguousarray(np.rot90(templates[cell], turns)) for turns in range(4)]
         printed[cell] = all(
-            any(cv2.matchTemplate(windows[peer], template, cv2.TM_CCOEFF_NORMED).max()
+            any(cv2.matchTemplate(window(peer), template, cv2.TM_CCOEFF_NORMED).max()
                 >= PRINT_MATCH for template in turned)
             for peer in looked)
     return printed
