@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -63,6 +64,18 @@ def refused(error: Exception) -> int:
     return 2
 
 
+def written(reading: Any, warnings: Iterable[str], as_json: bool) -> int:
+    """Write a reading to stdout: its JSON, or its board text and a ``# warning:`` line for each
+    of ``warnings``; the exit code (0)."""
+    if as_json:
+        print(reading.to_json_text())
+    else:
+        sys.stdout.write(reading.board_text())
+        for warning in warnings:
+            print(f"# warning: {warning}")
+    return 0
+
+
 def run_islands(args: argparse.Namespace) -> int:
     """``--islands``: FORMATS.md's islands board text (or JSON) of a hexhex board photo."""
     from vision import VisionError, load_image, save_overlay
@@ -80,13 +93,7 @@ def run_islands(args: argparse.Namespace) -> int:
             save_overlay(draw_hex_overlay(image, reading), args.overlay)
     except (VisionError, ValueError, OSError) as error:
         return refused(error)
-    if args.json:
-        print(reading.to_json_text())
-    else:
-        sys.stdout.write(reading.board_text())
-        for warning in reading.warnings:
-            print(f"# warning: {warning}")
-    return 0
+    return written(reading, reading.warnings, args.json)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,11 +129,6 @@ def run(args: argparse.Namespace) -> int:
             save_overlay(draw_overlay(image, reading), args.overlay)
     except (VisionError, ValueError, OSError) as error:
         return refused(error)
-    if args.json:
-        print(reading.to_json_text())
-    else:
-        sys.stdout.write(reading.board_text())
-        # Said as the dispute page says them: the same words over several squares once.
-        for warning in said_once(reading.warning_details):
-            print(f"# warning: {warning.message}")
-    return 0
+    # Said as the dispute page says them: the same words over several squares once.
+    return written(reading, [warning.message for warning in said_once(reading.warning_details)],
+                   args.json)
