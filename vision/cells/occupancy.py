@@ -257,9 +257,8 @@ class OccupancyModel:
         asked = probability.reshape(-1) >= MAYBE_MISSED
         if print_cells is not None:
             asked &= np.asarray(print_cells, bool).reshape(-1)
-        printed = printed_squares(board, asked)
-        probability[printed.reshape(SIZE, SIZE)] = np.minimum(
-            probability[printed.reshape(SIZE, SIZE)], PRINT_TILE)
+        printed = printed_squares(board, asked).reshape(SIZE, SIZE)
+        probability[printed] = np.minimum(probability[printed], PRINT_TILE)
         return probability
 
     def probability_of(self, features: np.ndarray) -> np.ndarray:
