@@ -16,12 +16,15 @@ import numpy as np
 
 
 def warm_colour_tables() -> threading.Thread:
-    """Start building OpenCV's Lab tables on a daemon thread, and return that thread.
+    """Start building OpenCV's Lab tables on a thread of their own, and return that thread.
 
     ``join()`` it before the process's first Lab conversion: OpenCV fills the tables without a
     lock, so a conversion on another thread meanwhile would build them a second time beside it.
+    Not a daemon: a process that ends early (a photo refused before any reading) waits for the
+    tables at exit, where a daemon thread still inside OpenCV aborted it ("FATAL: exception not
+    rethrown", exit 134 instead of the refusal's 2).
     """
-    thread = threading.Thread(target=_convert_one_pixel, name="lab-tables", daemon=True)
+    thread = threading.Thread(target=_convert_one_pixel, name="lab-tables")
     thread.start()
     return thread
 
