@@ -178,9 +178,10 @@ def render_crop(letter: str, value: int | None, rng: np.random.Generator, cell_p
     """One training crop like a real cell: a tile face, a little off centre, on a board square.
 
     ``font`` and ``colour`` (a tile colour's name, :mod:`lab.tileface`) pin the face's lettering
-    and colour; by default both are drawn from the bold sans faces and the usual colours.
+    and colour; by default both are drawn from the bold sans faces and the usual colours. Black
+    plastic (lettered light) comes as its negative, as the reader reads its board.
     """
-    from lab.tileface import render_tile_face
+    from lab.tileface import MORE_TILE_COLOURS_BGR, render_tile_face
 
     side = int(round(cell_px * (1 + 2 * CROP_PAD)))
     board_colour = _random_colour(rng, (60, 250), (0, 200))
@@ -217,7 +218,7 @@ def render_crop(letter: str, value: int | None, rng: np.random.Generator, cell_p
         decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
         assert decoded is not None  # a JPEG OpenCV has just written
         image = decoded
-    return image
+    return 255 - image if colour in MORE_TILE_COLOURS_BGR else image
 
 
 def rotated_features(crops: list[np.ndarray], letters: list[str], rotations: list[int]

@@ -24,6 +24,7 @@ from referee.cells import Cell
 from referee.tiles import TileSet, load_tile_set, tile_set_names
 from vision.board.rectify import SIZE, RectifiedBoard, check_corners, rectify
 from vision.cells.cover import covered_groups
+from vision.cells.letterevidence import lettered_light
 from vision.cells.occupancy import OccupancyModel
 from vision.cells.relight import Relit, relight
 from vision.errors import ImageQualityError, VisionError
@@ -263,7 +264,11 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     # as 14 named and the rest empty (samples/photos/hand-over-board.jpg).
     photographed = board
     relit = relight(board) if config.relight else Relit(board, np.ones((SIZE, SIZE), np.float32))
-    board = relit.board
+    # Light letters on dark tiles (black plastic) are read on the board's negative: every measure
+    # of ink counts what is darker than its face (vision.cells.letterevidence.lettered_light).
+    # Glare and shadow are judged on the board as it is.
+    lit = relit.board
+    board = replace(lit, image=255 - lit.image) if lettered_light(lit) else lit
     probability = tile_probability(board, occupancy, config.occupancy_shift,
                                    config.occupancy_shift_sure)
     tile_mask = probability >= config.occupancy_threshold
@@ -272,7 +277,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
         probability[row, col], tile_mask[row, col] = tile, True
     for col, row in pushed.doubtful:  # named as a doubt by _unsure_empty
         probability[row, col] = max(probability[row, col], config.unsure_empty_above)
-    light = light_warnings(board, tile_mask, config, relit.too_dark())
+    light = light_warnings(lit, tile_mask, config, relit.too_dark())
     for col, row in pushed.half_off:
         light.setdefault((col, row), []).append(off_its_square(Cell(col, row)))
     timings["occupancy_ms"] = (time.perf_counter() - started) * 1000

@@ -13,6 +13,7 @@ from functools import cache
 import cv2
 import numpy as np
 
+from vision.board.layout import premium_kinds
 from vision.board.rectify import SIZE, RectifiedBoard
 from vision.cells.tuning import STATS_PX
 from vision.tuning import WORK_PX
@@ -74,6 +75,15 @@ def symmetric_peers() -> np.ndarray:
 
 
 @cache
+def plain_squares() -> np.ndarray:
+    """(225,) row-major: the squares plain in every known premium layout, the centre aside. No
+    board prints anything on them, so print seen there is a tile's (read-only)."""
+    plain = np.logical_and.reduce([kinds.reshape(-1) == 0 for kinds in premium_kinds()])
+    plain.flags.writeable = False
+    return plain
+
+
+@cache
 def other_peers() -> tuple[np.ndarray, np.ndarray]:
     """(225, 7) :func:`symmetric_peers` but the cell itself, and whether each is another cell
     seen for the first time: a cell on a diagonal or a middle line is its own image, or meets
@@ -85,4 +95,4 @@ def other_peers() -> tuple[np.ndarray, np.ndarray]:
     return peers, other
 
 
-__all__ = ["other_peers", "stats_grid", "symmetric_peers", "work_cells"]
+__all__ = ["other_peers", "plain_squares", "stats_grid", "symmetric_peers", "work_cells"]

@@ -19,7 +19,7 @@ import numpy as np
 from vision.blobs import label_maps
 from vision.board.rectify import SIZE, RectifiedBoard
 from vision.bytestats import percentiles
-from vision.cells.cellgrid import work_cells
+from vision.cells.cellgrid import plain_squares, work_cells
 from vision.cells.tuning import (
     CELL_FACE_LEVEL,
     CELL_INK_LEVEL,
@@ -27,6 +27,7 @@ from vision.cells.tuning import (
     FRAME_FILL,
     LETTER_PAD,
     LETTER_SIZES,
+    LIGHT_TILES_LEAST,
     LINE_WIDTH,
     MAX_TILE_WORD_BLOBS,
     MIN_SURE_TILES,
@@ -37,6 +38,7 @@ from vision.cells.tuning import (
     SURE_MIN_CONTRAST,
     WORD_LETTER_HEIGHT,
 )
+from vision.polarity import light_print
 from vision.tuning import CORE_MARGIN, FACE_PERCENTILE, WORK_PX
 
 
@@ -109,16 +111,59 @@ def board_letters(board: RectifiedBoard, chosen: np.ndarray | None = None,
     than its face as ink. For chosen cells only a cell's own letter (the features up to
     ``INK_SHARE``, ``LETTER_SQUARENESS`` and ``LETTER_THICKNESS``) means anything: the rest
     compare it with the board's other cells."""
-    pad = min(LETTER_PAD, board.margin_px / board.cell_px)
-    cells, around = work_cells(board, 0.0), work_cells(board, pad, gray=True)
+    cells, around, pad = letter_crops(board)
+    plain = plain_squares()
     if chosen is not None:
-        cells, around = cells[chosen], around[chosen]
-    return letter_features(cells, around, pad, least_contrast)
+        cells, around, plain = cells[chosen], around[chosen], plain[chosen]
+    return letter_features(cells, around, pad, least_contrast, plain)
+
+
+def letter_crops(board: RectifiedBoard) -> tuple[np.ndarray, np.ndarray, float]:
+    """Every cell's pixels (BGR), the cells grown by the pad a letter is looked for in (grey),
+    and that pad in cells: what :func:`letter_features` reads."""
+    pad = min(LETTER_PAD, board.margin_px / board.cell_px)
+    return work_cells(board, 0.0), work_cells(board, pad, gray=True), pad
+
+
+def lettered_light(board: RectifiedBoard) -> bool:
+    """Whether this board's tiles carry light letters on dark faces (black plastic), so that the
+    board is read as its negative (:func:`vision.read.read_rectified`).
+
+    Every measure of ink counts what is darker than the face; on black tiles that was the whole
+    tile, and no letter was seen. Why the board decides, not each cell or crop: many boards print
+    their premium squares' labels light on a dark colour (a white TW on red), and inverted, each
+    was a dark letter-sized mark, a tile to the occupancy model (on the stress set, 226 more
+    phantom tiles on light-tile boards when every cell chose for itself); and a wood tile on a
+    white board, its crop edged with white board, passed for light print. All tiles of a set are
+    lettered alike, and plain squares carry no print: so the tiles are lettered light when
+    letter-shaped light print (:func:`vision.polarity.light_print`, read inverted) shows on at least
+    :data:`LIGHT_TILES_LEAST` squares plain in every known layout, and on more of them than
+    letter-shaped dark print does.
+    """
+    cells, around, pad = letter_crops(board)
+    plain = plain_squares()
+    light = light_print(_gray(cells), CORE_MARGIN)
+
+    def shaped(asked: np.ndarray, inverted: bool) -> int:
+        if np.count_nonzero(asked) == 0:
+            return 0
+        crops, grown = cells[asked], around[asked]
+        if inverted:
+            crops, grown = 255 - crops, 255 - grown
+        return int(np.count_nonzero(letter_shaped(letter_features(crops, grown, pad))))
+
+    # Most boards' plain squares show no light print at all: then nothing more is looked at.
+    if np.count_nonzero(light & plain) < LIGHT_TILES_LEAST:
+        return False
+    lit = shaped(light & plain, True)
+    return lit >= LIGHT_TILES_LEAST and lit > shaped(~light & plain, False)
 
 
 def letter_features(cells: np.ndarray, around: np.ndarray, pad: float,
-                     least_contrast: float = SURE_MIN_CONTRAST) -> np.ndarray:
-    """Letter evidence per cell, and how close its face colour is to this photo's tile colour.
+                     least_contrast: float = SURE_MIN_CONTRAST,
+                     plain: np.ndarray | None = None) -> np.ndarray:
+    """Letter evidence per cell, and how close its face colour is to this photo's tile colour,
+    learnt first from the ``plain`` cells ((N,) bool: :func:`vision.cells.cellgrid.plain_squares`).
 
     The letter is looked for in ``around``, each cell grown by ``pad`` of a cell: tiles sit off
     their squares by up to a third of a cell (players' hands, a grid found 0.3 cell off), and a
@@ -193,7 +238,14 @@ def letter_features(cells: np.ndarray, around: np.ndarray, pad: float,
         face_mask.sum(axis=2), 1)
     sure = sure_letter_tiles(out)
     board_face = np.median(faces, axis=0)
-    tile_face = np.median(faces[sure], axis=0) if sure.sum() >= MIN_SURE_TILES else board_face
+    # The tiles' colour from the sure tiles on plain squares where there are enough: a premium
+    # square's short label (3W, DL) passes for a sure letter, and on a board of few tiles its
+    # squares' colour outvoted the tiles'.
+    on_plain = sure & plain if plain is not None else sure
+    if on_plain.sum() < MIN_SURE_TILES:
+        on_plain = sure
+    tile_face = np.median(faces[on_plain], axis=0) if on_plain.sum() >= MIN_SURE_TILES else (
+        board_face)
     to_tile = np.linalg.norm(faces - tile_face, axis=1)
     to_board = np.linalg.norm(faces - board_face, axis=1)
     out[:, LetterFeature.TO_TILE_FACE] = to_tile / 50
@@ -256,4 +308,5 @@ def sure_letter_tiles(letters: np.ndarray) -> np.ndarray:
     return base & (letters[:, LetterFeature.CONTRAST] >= SURE_CONTRAST * typical)
 
 
-__all__ = ["CENTRE", "board_letters", "letter_features", "letter_shaped", "sure_letter_tiles"]
+__all__ = ["CENTRE", "board_letters", "letter_crops", "letter_features", "letter_shaped",
+           "lettered_light", "sure_letter_tiles"]

@@ -55,6 +55,11 @@ CENTRAL_OFFSET = 0.5
 half a cell off included (``python -m bench occupancy``; docs/tuning.md)."""
 STAR_SELF_MATCH = 0.6
 """Overlap (intersection over union) of the star with itself a fifth of a turn on."""
+LIGHT_TILES_LEAST = 2
+"""Letter-shaped light print on this many plain squares at least (and on more than dark print is)
+says the board's tiles are lettered light (:func:`vision.cells.letterevidence.lettered_light`):
+two, as a first word has two letters; one light mark could be a glint."""
+
 MIN_SURE_TILES = 3
 """Sure letter tiles needed before this board's tile colour is trusted (blanks need it)."""
 
