@@ -14,9 +14,10 @@ or bent by the lens, does not cut every square alike), is print, not a tile. Eve
 two: letters repeat too, and on a crowded board two of a tile's seven peers hold its letter
 often enough (7.6 % of the stress set's tiles matched two peers at 0.9, 0.06 % every one).
 
-The sizes and the match (a normalised correlation of 0.9) were chosen on the stress set's phantom
-tiles and tiles and the truth photos' tiles together (``docs/tuning.md``): measure them on what
-they were not chosen on before trusting them further.
+The sizes and the match (a normalised correlation of 0.9, then 0.85 once black tiles were read
+and the whole reader could be measured again) were chosen on the stress set's phantom tiles and
+tiles and the truth photos' tiles together (``docs/tuning.md``): measure them on what they were
+not chosen on before trusting them further.
 """
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ PRINT_TILE = 0.005
 PRINT_PX = 16  # a cell's side where its print is compared with its peers' (grey)
 PRINT_SLACK = 0.25  # cells: how far from a peer's middle its print may be found
 PRINT_INK_CONTRAST = 6.0  # grey levels of spread in a cell's middle that count as ink
-PRINT_MATCH = 0.9  # correlation of two cells' ink that counts as the same print
+PRINT_MATCH = 0.85  # correlation of two cells' ink that counts as the same print (0.9 before)
 PRINT_PEERS = 2  # inked peers a cell's print must repeat on (on every one of them)
 LIKELY_TILE = 0.5
 """The model's probability from which a cell counts as a tile when a board has too few sure
