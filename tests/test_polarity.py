@@ -4,6 +4,7 @@ read on the board's negative, and a light-tile board with light labels is not.""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -81,3 +82,16 @@ def test_no_truth_photo_is_read_as_its_negative() -> None:
     # ...and read as their negative, their tiles' letters would be light print: so they are.
     negative = truth_board(DEV_PHOTOS / "DeclanFinerty__scrabble-vision__eval_board.jpeg")[0]
     assert lettered_light(replace(negative, image=255 - negative.image))
+
+
+def test_the_black_plastic_sample_photo_reads_as_its_truth() -> None:
+    """``samples/photos/black-plastic.jpg``, read as ``tileref read`` reads it (no corners):
+    every tile, the blank played as I among them, as the renderer's truth sidecar says."""
+    photo = Path(__file__).resolve().parents[1] / "samples" / "photos" / "black-plastic.jpg"
+    truth = read_truth(photo)
+    expected = {Cell(col, row).name: "?" if cell.blank else cell.letter
+                for row, line in enumerate(truth.grid) for col, cell in enumerate(line)
+                if cell.letter is not None}
+    reading = read_board(str(photo))
+    assert len(expected) == 26
+    assert {cell.cell: cell.letter for cell in reading.cells} == expected

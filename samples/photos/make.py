@@ -108,6 +108,10 @@ SAMPLES = {
         STEADY, tilt=30.0, azimuth=-20.0, roll=5.0, fill=0.7, offset=0.6, board_style="green",
         tile_colour="beige", table="wood", clutter=14, rack=True, brightness=0.9,
         white_balance=(0.92, 1.0, 1.08), light_gradient=0.3, shadow=0.5)),
+    "black-plastic.jpg": (MIDGAME, 109, dict(
+        STEADY, tilt=20.0, azimuth=-4.0, roll=1.0, fill=0.85, offset=0.2, board_style="travel",
+        tile_colour="black plastic", table="cloth", clutter=2, rack=True, brightness=1.0,
+        white_balance=(1.0, 1.0, 1.0), light_gradient=0.2)),
 }
 
 
