@@ -38,16 +38,13 @@ ENDS = (2, 50, 98)
 
 
 def light_print(stack: np.ndarray, margin: int) -> np.ndarray:
-    """(N,) bool: which crops of an (N, h, w) grey stack show print lighter than their face,
-    judged inside ``margin`` pixels of each crop's edge (where the crop is its own cell)."""
+    """(N,) bool: which crops of an (N, h, w) ``uint8`` grey stack show print lighter than their
+    face, judged inside ``margin`` pixels of each crop's edge (where the crop is its own cell)."""
     if len(stack) == 0:
         return np.zeros(0, bool)
     h, w = stack.shape[1:3]
     middle = stack[:, margin:h - margin, margin:w - margin].reshape(len(stack), -1)
-    if stack.dtype == np.uint8:
-        dark, bulk, bright = (level.astype(np.float32) for level in percentiles(middle, ENDS))
-    else:
-        dark, bulk, bright = np.percentile(middle, ENDS, axis=1)
+    dark, bulk, bright = (level.astype(np.float32) for level in percentiles(middle, ENDS))
     return (bright - dark >= LEAST_PRINT_CONTRAST) & (
         bright - bulk > LIGHT_PRINT_RATIO * (bulk - dark))
 

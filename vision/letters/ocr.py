@@ -91,12 +91,12 @@ def second_opinion(crops: list[np.ndarray], guesses: list[TileGuess], letters: s
     is looked for only when a letter is in doubt (starting it to ask its version costs a
     one-photo process 20 ms).
     """
-    if not any(guess.letter != BLANK and guess.confidence < below for guess in guesses) \
-            or not ocr_available():
+    doubtful = [guess.letter != BLANK and guess.confidence < below for guess in guesses]
+    if not any(doubtful) or not ocr_available():
         return guesses
     out = []
-    for crop, guess in zip(crops, guesses, strict=True):
-        if guess.letter == BLANK or guess.confidence >= below:
+    for crop, guess, asked in zip(crops, guesses, doubtful, strict=True):
+        if not asked:
             out.append(guess)
             continue
         answer = read_letter(crop, letters, guess.rotation)
