@@ -1,13 +1,14 @@
 """Train (and honestly evaluate) the occupancy and tile models: ``python -m lab.train``.
 
 Data: rendered tile faces (lab.tileface: several bold sans fonts, the value in the corner, four
-rotations, lighting, blur, JPEG, offsets), tiles cut from rendered board photos (lab.render:
-all four seats' rotations), plus real cells cut from ``../shared/photos`` with their truth
-corners. Evaluation is leave-one-source-out: a model is trained without one repository's photos
-and tested on them, so no photo is ever both trained and tested on. ``--evaluate`` prints those
-figures (and a nearest-neighbour baseline on the same features); without it the models are
-trained on everything and written to ``vision/models/``. ``tileref eval`` reads every photo with
-such leave-one-source-out models (:func:`loso_models`, cached). Photos are read, never copied.
+rotations, lighting, offsets; blur, a shaken hand, too few pixels and JPEG from lab.cropcamera),
+tiles cut from rendered board photos (lab.render: all four seats' rotations), plus real cells cut
+from ``../shared/photos`` with their truth corners. Evaluation is leave-one-source-out: a model is
+trained without one repository's photos and tested on them, so no photo is ever both trained and
+tested on. ``--evaluate`` prints those figures (and a nearest-neighbour baseline on the same
+features); without it the models are trained on everything and written to ``vision/models/``.
+``tileref eval`` reads every photo with such leave-one-source-out models (:func:`loso_models`,
+cached). Photos are read, never copied.
 
 Reproduce the committed weights (byte for byte; about two minutes on one core, 405 s on two cores
 shared with other work)::
@@ -37,6 +38,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from lab.cropcamera import photographed
 from lab.truth import (
     DEV_PHOTOS,
     ERRATA,
@@ -204,20 +206,7 @@ def render_crop(letter: str, value: int | None, rng: np.random.Generator, cell_p
     gradient = np.cos(angle) * ramp[None, :] + np.sin(angle) * ramp[:, None]
     canvas *= (rng.uniform(0.55, 1.2) + rng.uniform(0, 0.25) * gradient)[:, :, None]
     canvas += rng.normal(0, rng.uniform(0, 6), canvas.shape)
-    image: np.ndarray = np.clip(canvas, 0, 255).astype(np.uint8)
-    if rng.random() < 0.6:
-        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, 1.4))
-    if rng.random() < 0.3:  # a slightly wrong perspective, as with corners a little off
-        jitter = rng.normal(0, 0.03 * side, size=(4, 2)).astype(np.float32)
-        quad = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
-        matrix = cv2.getPerspectiveTransform(quad, quad + jitter)
-        image = cv2.warpPerspective(image, matrix, (side, side), borderMode=cv2.BORDER_REPLICATE)
-    if rng.random() < 0.7:
-        quality = int(rng.integers(35, 92))
-        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        assert decoded is not None  # a JPEG OpenCV has just written
-        image = decoded
+    image = photographed(np.clip(canvas, 0, 255).astype(np.uint8), rng)
     return 255 - image if colour in MORE_TILE_COLOURS_BGR else image
 
 
@@ -658,9 +647,9 @@ CACHE_DIR = Path(os.environ.get("TILEREF_CACHE", Path.home() / ".cache" / "tiler
 MODEL_CODE = ("lab.train", "vision.letters.classify", "vision.perceptron", "vision.cells.occupancy",
               "vision.cells.cellgrid", "vision.cells.letterevidence", "vision.cells.facecolour",
               "vision.tuning", "vision.cells.tuning", "vision.letters.tuning",
-              "lab.tileface", "lab.render.options", "lab.render.camera", "lab.render.surfaces",
-              "lab.render.solids", "lab.render.scene", "lab.render.positions",
-              "vision.board.rectify", "lab.truth")
+              "lab.tileface", "lab.cropcamera", "lab.render.options", "lab.render.camera",
+              "lab.render.surfaces", "lab.render.solids", "lab.render.scene",
+              "lab.render.positions", "vision.board.rectify", "lab.truth")
 """The modules whose code a trained model depends on (:func:`training_key`): the features, the
 models, the renders and the truth they learn from."""
 

@@ -288,7 +288,7 @@ def _photo_effects(image: np.ndarray, options: RenderOptions, board_points: np.n
     if options.defocus:
         image = cv2.filter2D(image, -1, _disc(options.defocus))
     if options.motion:
-        image = cv2.filter2D(image, -1, _streak(options.motion, options.motion_angle))
+        image = cv2.filter2D(image, -1, streak(options.motion, options.motion_angle))
     if options.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), options.blur)
     if options.noise > 0:
@@ -337,7 +337,7 @@ def _disc(radius: float) -> np.ndarray:
     return kernel / kernel.sum()
 
 
-def _streak(length: float, angle: float) -> np.ndarray:
+def streak(length: float, angle: float) -> np.ndarray:
     """A shaking hand's point spread: a straight line ``length`` pixels long, summing to 1."""
     size = 2 * int(math.ceil(length / 2)) + 3
     big = np.zeros((size * 8, size * 8), np.float32)

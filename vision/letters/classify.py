@@ -4,8 +4,8 @@ Measured, not assumed (``python -m lab.train --evaluate``, leave-one-source-out 
 tiles): gradient-orientation histograms of the letter's own box, a coarse ink map, the ink in
 each corner where the value digit sits, fed to a small two-layer perceptron, beat the same
 features with nearest neighbours. The perceptron is trained on rendered faces (several bold sans
-fonts, the value digit in the corner, four rotations, lighting, blur, JPEG, offsets), tiles cut
-from rendered board photos, and real crops; it is stored as plain arrays in
+fonts, the value digit in the corner, four rotations, lighting, blur, JPEG, too few pixels,
+offsets), tiles cut from rendered board photos, and real crops; it is stored as plain arrays in
 ``vision/models/tiles.npz``, so reading needs numpy only. One class is one (letter, rotation)
 pair, so the corner digit that tells a turned-over N from a Z takes part in every decision, and
 every crop is read in its four turns, which then vote.
