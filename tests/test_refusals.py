@@ -126,3 +126,22 @@ def test_corners_a_user_gives_are_still_checked() -> None:
     image, _ = _board(0)
     with pytest.raises(VisionError, match="convex quadrilateral"):
         read_board(image, corners=[(100, 100), (900, 900), (900, 100), (100, 900)])
+
+
+@pytest.mark.slow
+def test_a_steep_shaken_webcam_photo_is_too_blurry_not_no_board() -> None:
+    # 640 x 480, tilted 45-60 degrees and shaken 4-6 px: the far rows' grid lines are smeared
+    # away, so the lines near that end were "hardly seen" and the board was refused as no board,
+    # though its squares show the premium layout at 0.996 (``LocateConfig.layout_whole``). The
+    # board is found where it is, and the photo refused for what is wrong with it.
+    from lab.stress.scene import make_scene
+    from lab.train import training_render_seeds
+
+    assert 873 not in training_render_seeds()
+    scene = make_scene(873, tilt="45-60", motion="motion 4-6", occlusion="none", size="640 px")
+    corners = find_board(scene.photo.image).corners
+    cell = np.linalg.norm(scene.photo.corners[1] - scene.photo.corners[0]) / 15
+    assert min(np.abs(np.roll(corners, turn, axis=0) - scene.photo.corners).max()
+               for turn in range(4)) < 0.25 * cell
+    refusal = _refusal(scene.photo.image)
+    assert isinstance(refusal, ImageQualityError) and refusal.reason == "too blurry", refusal

@@ -42,7 +42,7 @@ families of 16 equally spaced straight lines. The steps:
 
 Steps 1-3 are :mod:`vision.board.roughgrids`, step 4 :mod:`vision.board.refine`, and every
 threshold of them all :class:`vision.board.tuning.LocateConfig`; this module runs the steps and
-judges (steps 5 and 6).
+judges (steps 5 and 6; whether a grid is whole and on the photo, :mod:`vision.board.whole`).
 
 Corners are the *outer edge* of the grid's border line (as people and the truth files put them):
 the line centres found, moved out by half a border line (``border_half_width_cells``).
@@ -75,12 +75,8 @@ from vision.board.refine import (
 )
 from vision.board.roughgrids import rough_grids
 from vision.board.tuning import CONFIG, LocateConfig
+from vision.board.whole import CUT_OFF, NO_BOARD, check_inside, check_whole, off_photo
 from vision.errors import BoardNotFoundError, ImageQualityError, VisionError
-
-NO_BOARD = "no Scrabble board found in the photo"
-"""The refusal of a photo without a board, or with none that shows a board's squares."""
-CUT_OFF = "board is cut off by the image edge: get all of it in the photo"
-"""The refusal of a photo whose board runs off its edge."""
 
 Rank = tuple[bool, float]
 """How good a settled grid is (:func:`_rank`); greater is better."""
@@ -284,10 +280,12 @@ def _placed(image: np.ndarray, gray_full: np.ndarray, found: _Found, best: Settl
     # Only the chosen grid is run to convergence (the hypotheses are ranked on refine's).
     refined = converge(gray_refine, refined * shrink, config) / shrink
     try:
-        _check_whole(refined, hits, width, height, config)
+        check_whole(refined, hits, width, height, config,
+                    lambda: layout_fit(colour.image, refined * colour.scale, config,
+                                       reach=0).score)
         details.update(info)
         refined = grow_corners(refined, config.border_half_width_cells)
-        _check_inside(refined, width, height, config)
+        check_inside(refined, width, height, config)
     except BoardNotFoundError as error:
         raise _cut_off_or_not(error, colour, refined, (width, height), config) from None
     _check_shape(refined, width, height, gray_full, config)
@@ -403,16 +401,17 @@ def _cut_off_or_not(error: BoardNotFoundError, colour: ColourCopy, quad: np.ndar
     """The refusal a grid that is only part of a board gets, as the premium layout tells it.
 
     The lines say "cut off" when the lattice runs off the photo, "no board" when it stops short
-    inside it (:func:`_check_whole`). A chessboard's 8 x 8 squares and ruled paper run off a 15 x
-    15 grid too: a board is cut off only if what shows of it looks like the layout somewhere near
-    (``cut_off_layout``; the lattice extended from part of a board is often a little off). And a
+    inside it (:func:`vision.board.whole.check_whole`). A chessboard's 8 x 8 squares and ruled
+    paper run off a 15 x 15 grid too: a board is cut off only if what shows of it looks like the
+    layout somewhere near (``cut_off_layout``; the lattice extended from part of a board is often
+    a little off). And a
     grid fitted inside the part of a board that shows is cut off when the layout fits it moved
     off the photo's edge, clearly (``layout_min_standing``).
     """
     fit = layout_fit(colour.image, quad * colour.scale, config)
     move = fit.best_shift
     if (fit.best >= config.min_layout_score and fit.standing(move) >= config.layout_min_standing
-            and _off_photo(shifted(quad, move), *size, config)):
+            and off_photo(shifted(quad, move), *size, config)):
         return BoardNotFoundError(CUT_OFF, reason="cut off")
     if error.reason == "cut off" and fit.best < config.cut_off_layout:
         return BoardNotFoundError(NO_BOARD)
@@ -580,7 +579,7 @@ def _moved_to_layout(
             moves.insert(0, far)
         for move in moves:
             moved = shifted(quad, move)
-            if _off_photo(moved, width, height, config):
+            if off_photo(moved, width, height, config):
                 if (fit.at(move) >= config.min_layout_score
                         and fit.standing(move) >= config.layout_min_standing):
                     raise BoardNotFoundError(CUT_OFF, reason="cut off")
@@ -693,7 +692,10 @@ def _lines_hold(info: dict, config: LocateConfig) -> bool:
     """Whether a settled grid's lines make it a board at all: enough of them seen where it says,
     around squares that look like squares (``min_confidence``), and both families of them
     (``min_axis_support``: a grid whose one axis sits on wood grain or table edges can still
-    collect half its support from the other axis)."""
+    collect half its support from the other axis). Or its squares show the premium layout so
+    clearly (``layout_whole``) that faint lines are a soft photo's, not a table's lattice."""
+    if info.get("layout", 0.0) >= config.layout_whole:
+        return True
     squares = float(np.clip(info["cellness"] / config.cellness_full, 0.0, 1.0))
     confidence = float(np.clip(info["support"], 0.0, 1.0)) * squares
     return (confidence >= config.min_confidence
@@ -736,64 +738,6 @@ def _plausible(quad: np.ndarray, width: int, height: int) -> bool:
         return False
     area = abs(cv2.contourArea(quad.astype(np.float32)))
     return 0.005 * width * height <= area <= 50 * width * height
-
-
-def _check_whole(
-    quad: np.ndarray, hits: np.ndarray, width: int, height: int, config: LocateConfig
-) -> None:
-    """Refuse a grid that is only part of a board: every other line missing, or the lines
-    near one end hardly seen.
-
-    Such a lattice was extrapolated from part of a board: either the board runs off the photo
-    (its visible part fits 15 cells only by reaching over the table), or it is no board. The
-    outermost line is left out of the judgement: on many boards it is a band, not a line.
-    """
-    margin = config.cut_off_margin_cells * quad_cell_px(quad)
-
-    def beyond(points: np.ndarray) -> bool:
-        return bool(((points[:, 0] < margin) | (points[:, 1] < margin)
-                     | (points[:, 0] > width - 1 - margin)
-                     | (points[:, 1] > height - 1 - margin)).any())
-
-    # Every other line missing: the squares are twice this size, so this is part of a board.
-    bigger = doubled_grid(quad, hits, config)
-    if bigger is not None:
-        if beyond(bigger):
-            raise BoardNotFoundError(CUT_OFF, reason="cut off")
-        raise BoardNotFoundError(NO_BOARD)
-    grid = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], float)
-    to_photo = grid_homography(quad)
-    block = slice(1, 1 + config.end_block_lines)
-    for axis in (0, 1):
-        for end in (0, 1):
-            line = hits[axis] if end == 0 else hits[axis][::-1]
-            seen = line[block].mean()
-            if seen >= max(config.min_end_support, config.end_support_ratio * np.median(line)):
-                continue
-            # The far side of the grid (opposite the missing lines): at or beyond the photo's
-            # edge means the board goes on out of the picture.
-            far = grid.copy()
-            far[:, axis] = SIZE * (1 - end) + (1 if end == 0 else -1)
-            if beyond(apply_homography(to_photo, far)[0]):
-                raise BoardNotFoundError(CUT_OFF, reason="cut off")
-            raise BoardNotFoundError(NO_BOARD)
-
-
-def _off_photo(quad: np.ndarray, width: int, height: int, config: LocateConfig) -> bool:
-    """Whether a corner of the grid lies off the photo by more than ``cut_off_margin_cells``."""
-    tolerance = config.cut_off_margin_cells * quad_cell_px(quad)
-    outside = (
-        (quad[:, 0] < -tolerance)
-        | (quad[:, 1] < -tolerance)
-        | (quad[:, 0] > width - 1 + tolerance)
-        | (quad[:, 1] > height - 1 + tolerance)
-    )
-    return bool(outside.any())
-
-
-def _check_inside(quad: np.ndarray, width: int, height: int, config: LocateConfig) -> None:
-    if _off_photo(quad, width, height, config):
-        raise BoardNotFoundError(CUT_OFF, reason="cut off")
 
 
 __all__ = ["SIDES", "BoardLocation", "check_quality", "downscale", "find_board", "grow_corners",

@@ -115,6 +115,9 @@ class LocateConfig:
     layout_span_gain: float = 0.03  # a grid a cell longer or shorter that fits this much better
     layout_span_steps: int = 2  # ...is taken, this many times at most
     layout_min_on_photo: float = 0.6  # share of a window's squares on the photo to judge it
+    # A grid whose squares show the layout this clearly is a whole board, however faint its
+    # lines (a steep, soft photo's far rows): its lines need not hold, nor its ends show.
+    layout_whole: float = 0.85
     layout_sure: float = 0.97  # a grid fitting the layout this well is not moved by it (speed)
 
 
