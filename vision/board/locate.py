@@ -404,9 +404,8 @@ def _cut_off_or_not(error: BoardNotFoundError, colour: ColourCopy, quad: np.ndar
     inside it (:func:`vision.board.whole.check_whole`). A chessboard's 8 x 8 squares and ruled
     paper run off a 15 x 15 grid too: a board is cut off only if what shows of it looks like the
     layout somewhere near (``cut_off_layout``; the lattice extended from part of a board is often
-    a little off). And a
-    grid fitted inside the part of a board that shows is cut off when the layout fits it moved
-    off the photo's edge, clearly (``layout_min_standing``).
+    a little off). And a grid fitted inside the part of a board that shows is cut off when the
+    layout fits it moved off the photo's edge, clearly (``layout_min_standing``).
     """
     fit = layout_fit(colour.image, quad * colour.scale, config)
     move = fit.best_shift

@@ -83,6 +83,7 @@ def off_photo(quad: np.ndarray, width: int, height: int, config: LocateConfig) -
 
 
 def check_inside(quad: np.ndarray, width: int, height: int, config: LocateConfig) -> None:
+    """Refuse a grid with a corner off the photo (:func:`off_photo`) as cut off."""
     if off_photo(quad, width, height, config):
         raise BoardNotFoundError(CUT_OFF, reason="cut off")
 
