@@ -182,8 +182,10 @@ def draw_curve(series: list[tuple[list[dict[str, float]], list[BlurPoint], str]]
                        cv2.LINE_AA)
         cv2.putText(image, label, (left + 5, 20 + 18 * index), font, 0.48, colour, 1,
                     cv2.LINE_AA)
-    for value, colour, label in ((old_threshold, (160, 160, 160), "before"),
-                                 (threshold, (40, 140, 40), "max_tile_blur_px")):
+    # The limit before it was measured here, where it differs (drawn on top of the limit, the
+    # two labels were one smudge).
+    lines = [(old_threshold, (160, 160, 160), "before")] if old_threshold != threshold else []
+    for value, colour, label in [*lines, (threshold, (40, 140, 40), "max_tile_blur_px")]:
         cv2.line(image, at(value, 0), at(value, 1), colour, 2)
         cv2.putText(image, f"{label} {value:g}", (at(value, 1)[0] + 4, top + 14), font, 0.45,
                     colour, 1, cv2.LINE_AA)
