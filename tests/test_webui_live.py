@@ -219,8 +219,7 @@ def test_done_waits_for_the_view_to_settle(app, make_game):
     service = app.extensions["tileref"].table
     table = service.live_table(game_id)
     play_readings(service, game_id, table, {"G15": "C^", "H15": "A^"})
-    table.fusion.clear()                              # a hand lays the T: as check_view
-    table.view_changed()                              # does on a frame that is not steady
+    table.view_lost()                                 # a hand lays the T
     later = threading.Timer(0.3, lambda: play_readings(service, game_id, table, CAT_S))
     later.start()
     verdict = done(service, game_id)["verdict"]

@@ -316,9 +316,15 @@ class LiveTable:
     def check_view(self, image: Any) -> ViewCheck:
         check = self.tracker.update(image)
         if not check.steady:
-            self.fusion.clear()
-            self.view_changed()
+            self.view_lost()
         return check
+
+    def view_lost(self) -> None:
+        """The frame shows no steady board (a hand over it, the camera moving, a frame the reader
+        refused): the readings fused so far may outvote the next one, so they are dropped, and
+        the view has changed (:meth:`view_changed`)."""
+        self.fusion.clear()
+        self.view_changed()
 
     def view_changed(self) -> None:
         """The picture moved or something is over the board: ``seen`` may be out of date, and

@@ -327,15 +327,13 @@ class Table:
             try:
                 reading = kind_of(session.game).read(image, corners, session)
             except VisionError as error:
-                table.fusion.clear()
-                table.view_changed()
+                table.view_lost()
                 return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
                                           live.Detail(one_line(error),
                                                       tuple(cell.name for cell in error.cells)))
             except Exception:  # a reader bug must not stop the game: log it, try the next
                 log.exception("game %s: the board reader failed on a frame", game_id)
-                table.fusion.clear()
-                table.view_changed()
+                table.view_lost()
                 return self._frame_answer(game_id, table, None, None, live.WAIT_BOARD,
                                           "the board reader failed on this frame")
             return self.judge_reading(game_id, table, reading)
