@@ -15,6 +15,9 @@ import numpy as np
 
 from lab.render.scene import streak
 
+PERSPECTIVE_SHARE = 0.3
+"""Crops warped by a slightly wrong perspective (each corner moved 3 % of the side), as a cell
+is with the grid's corners found a little off."""
 BLUR_SHARE = 0.6
 """Crops blurred by a Gaussian (defocus), of 0.3 to 1.4 px at the size they are taken."""
 MOTION_SHARE = 0.1
@@ -34,7 +37,7 @@ def photographed(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     blur is so many of its own pixels whatever the board's size in them.
     """
     side = image.shape[0]
-    if rng.random() < 0.3:  # a slightly wrong perspective, as with corners a little off
+    if rng.random() < PERSPECTIVE_SHARE:
         jitter = rng.normal(0, 0.03 * side, size=(4, 2)).astype(np.float32)
         quad = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
         matrix = cv2.getPerspectiveTransform(quad, quad + jitter)

@@ -241,11 +241,10 @@ def letter_features(cells: np.ndarray, around: np.ndarray, pad: float,
     # The tiles' colour from the sure tiles on plain squares where there are enough: a premium
     # square's short label (3W, DL) passes for a sure letter, and on a board of few tiles its
     # squares' colour outvoted the tiles'.
-    on_plain = sure & plain if plain is not None else sure
-    if on_plain.sum() < MIN_SURE_TILES:
-        on_plain = sure
-    tile_face = np.median(faces[on_plain], axis=0) if on_plain.sum() >= MIN_SURE_TILES else (
-        board_face)
+    trusted = sure & plain if plain is not None else sure
+    if trusted.sum() < MIN_SURE_TILES:
+        trusted = sure
+    tile_face = np.median(faces[trusted], axis=0) if trusted.sum() >= MIN_SURE_TILES else board_face
     to_tile = np.linalg.norm(faces - tile_face, axis=1)
     to_board = np.linalg.norm(faces - board_face, axis=1)
     out[:, LetterFeature.TO_TILE_FACE] = to_tile / 50
