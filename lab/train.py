@@ -19,7 +19,9 @@ One BLAS thread, as ``tileref`` runs: with a thread per core the order of the su
 products changes from run to run, and so do the weights' last digits (up to 0.02 in a weight).
 Byte for byte on the same kind of processor only: BLAS picks its kernels by processor, and on an
 AMD EPYC the committed tile weights came out up to 0.03 apart in a weight (reading the same
-letters in ``tests/test_second_look.py``); ``occupancy.npz`` was last trained on one.
+letters in ``tests/test_second_look.py``; 0.05 on another, with OpenCV 5.0.0 and numpy 2.4.6,
+whose leave-one-source-out models read one English letter fewer in ``tileref eval``);
+``occupancy.npz`` was last trained on one.
 """
 
 from __future__ import annotations
