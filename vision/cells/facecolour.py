@@ -39,6 +39,7 @@ from vision.cells.tuning import (
     DOUBTFUL_PEER_SPREADS,
     FAINT_LETTER_CONTRAST,
     MIN_SURE_TILES,
+    MIXED_SURE_SPREADS,
     NEAR_RADIUS,
     PLAIN_FAINT_LETTER_CONTRAST,
     SHEEN_ABOVE_PEERS,
@@ -241,10 +242,12 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
         if likely is None:
             return ColourEvidence.none()
         return _sparse_evidence(board, letters, sure | likely)
-    faces = _faces_against(board, sure, letterless)
+    colours = face_colours(board)
+    faces = _faces_against(colours, sure, letterless)
     to_peer, to_near, to_tile = faces.to_peer, faces.to_near, faces.to_tile
     tile_spread = max(float(np.median(to_tile[sure])), 1e-6)
-    square = (to_tile > SQUARE_TILE_SPREADS * tile_spread) & (to_peer < to_tile) & ~faces.brighter()
+    square = _squares(colours, faces, sure, sure if likely is None else sure | likely,
+                      letterless)
     lettered = _lettered(letters)
     glared = lettered & (faces.lightness >= WASHED_LIGHTNESS)
     shone = (faces.lightness < WASHED_LIGHTNESS) & (
@@ -263,6 +266,41 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
                                candidate & np.isfinite(distance) & (to_tile < distance))
                    for distance in (to_peer, to_near))
     return ColourEvidence(blank, near, square, washed)
+
+
+def _squares(colours: tuple[np.ndarray, np.ndarray], faces: _Faces, sure: np.ndarray,
+             tiles: np.ndarray, letterless: np.ndarray) -> np.ndarray:
+    """(225,) bool: :attr:`ColourEvidence.square`, faces far from the tiles' colour
+    (:data:`SQUARE_TILE_SPREADS`) and nearer their own kind of square's, not washed out;
+    ``faces`` measures them against every ``sure`` letter tile (:func:`_faces_against`).
+
+    Unless those tiles are of mixed colours: a premium square's short label (TW, DL) or number
+    looks like a letter, and where the grid is found a little off the print check misses it
+    (:mod:`vision.cells.printed`). Such squares were sure letter tiles too, on a board of black
+    tiles more of them than real tiles, and the tiles' "colour" and its spread were theirs, so
+    no square was told (stress scene 100073: 16 red and blue squares read as tiles). They lie
+    alone, or a few together, never in the board's largest group of ``tiles`` joined side by
+    side, the words. So where the words' sure tiles are :data:`MIXED_SURE_SPREADS` times more
+    alike than all of them, the words give the tiles' colour and spread. Not always: one group
+    of a board lit unevenly is more alike than all its tiles, and its colour is no other
+    group's (a render of ``python -m bench sheen`` lost 13 tiles so)."""
+    count, groups = cv2.connectedComponents(tiles.reshape(SIZE, SIZE).view(np.uint8),
+                                            connectivity=4)
+    spread = max(float(np.median(faces.to_tile[sure])), 1e-6)
+    words = np.zeros_like(sure)
+    if count > 1:
+        sizes = np.bincount(groups.reshape(-1), minlength=count)[1:]
+        largest = sure & (groups.reshape(-1) == 1 + int(np.argmax(sizes)))
+        if largest.sum() >= MIN_SURE_TILES:
+            chroma = colours[1]
+            to_words = np.linalg.norm(chroma - np.median(chroma[largest], axis=0), axis=1)
+            words_spread = max(float(np.median(to_words[largest])), CHROMA_NOISE)
+            if spread > MIXED_SURE_SPREADS * words_spread:
+                faces = _faces_against(colours, largest, letterless)
+                spread, words = words_spread, largest
+    # The words' own tiles are the yardstick, never squares by it.
+    return ((faces.to_tile > SQUARE_TILE_SPREADS * spread) & (faces.to_peer < faces.to_tile)
+            & ~faces.brighter() & ~words)
 
 
 def _faint_letters(board: RectifiedBoard, letters: np.ndarray, candidates: np.ndarray
@@ -325,12 +363,13 @@ def _typical(distance: np.ndarray, known: np.ndarray) -> float:
     return max(float(np.median(distance[known])), CHROMA_NOISE)
 
 
-def _faces_against(board: RectifiedBoard, tiles: np.ndarray, letterless: np.ndarray, *,
+def _faces_against(colours: tuple[np.ndarray, np.ndarray], tiles: np.ndarray,
+                   letterless: np.ndarray, *,
                    nearest_of_few: bool = False, least_spread: float = 0.0) -> _Faces:
-    """Every face's colour against the faces of ``tiles`` and against its own kind of square and
-    the ``letterless`` squares around it; ``least_spread`` is the least deviation of the tiles'
-    L* to count with (few tiles give none of their own)."""
-    lightness, chroma = face_colours(board)
+    """Every face's colour (``colours``: :func:`face_colours`) against the faces of ``tiles`` and
+    against its own kind of square and the ``letterless`` squares around it; ``least_spread``
+    is the least deviation of the tiles' L* to count with (few tiles give none of their own)."""
+    lightness, chroma = colours
     tile_lightness = lightness[tiles]
     middle = float(np.median(tile_lightness))
     return _Faces(lightness, peer_distance(chroma, tiles, nearest_of_few=nearest_of_few),
@@ -358,7 +397,7 @@ def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarr
     tiles = tiles | centre
     if not tiles.any():
         return ColourEvidence.none()
-    faces = _faces_against(board, tiles, letterless, nearest_of_few=True,
+    faces = _faces_against(face_colours(board), tiles, letterless, nearest_of_few=True,
                            least_spread=SPARSE_LIGHTNESS_SPREAD)
     # A face in shadow, or blown out by glare, has the light's colour more than its own.
     shown = (~tiles & ~faces.darker() & (faces.lightness < BLOWN_OUT_LIGHTNESS)

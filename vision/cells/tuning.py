@@ -103,6 +103,11 @@ paler than the tiles (:attr:`vision.cells.facecolour.ColourEvidence.washed`; doc
 SQUARE_TILE_SPREADS = 5.5
 """A face this many tile spreads from the tiles' colour, and nearer its own kind of square's, is
 a square whatever ink it shows (:func:`vision.cells.facecolour.colour_evidence`)..."""
+MIXED_SURE_SPREADS = 2.0
+"""...the tiles' colour and spread being the words' (the largest group of tiles) where their sure
+letter tiles are this many times more alike than all of them: premium labels taken for letters
+(:func:`vision.cells.facecolour._squares`). On the truth photos' boards, at their truth corners,
+all are 1.0-1.17 times less alike than the words (docs/tuning.md)."""
 WASHED_OUT_SPREADS = 2.0
 """...unless it is brighter than the tiles' faces by more than this many of their median absolute
 deviations: glare washes a tile's colour out to its square's. Nor is a face this much darker than
