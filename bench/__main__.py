@@ -1,4 +1,5 @@
-"""Run every benchmark in turn; each prints its own table.
+"""Run every benchmark in turn; each prints its own table, under its name and the line of
+:func:`bench.environment` (the versions and processor its figures hold for).
 
 A benchmark is a module ``bench/bench_*.py`` with a ``main() -> int``. Figures are medians over
 repeated runs, with ratios against a baseline measured in the same process, because these
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
                                 check=False).returncode for name in names]
         return 1 if any(codes) else 0
     name = names[0]
-    print(f"\n=== {name} ===", flush=True)
+    print(f"\n=== {name} ===\n{bench.environment()}", flush=True)
     started = time.perf_counter()
     code = importlib.import_module(f"bench.{name}").main()
     print(f"({name} took {time.perf_counter() - started:.1f} s)", flush=True)
