@@ -246,8 +246,8 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
     faces = _faces_against(colours, sure, letterless)
     to_peer, to_near, to_tile = faces.to_peer, faces.to_near, faces.to_tile
     tile_spread = max(float(np.median(to_tile[sure])), 1e-6)
-    square = _squares(colours, faces, sure, sure if likely is None else sure | likely,
-                      letterless)
+    square = _squares(colours, faces, tile_spread, sure,
+                      sure if likely is None else sure | likely, letterless)
     lettered = _lettered(letters)
     glared = lettered & (faces.lightness >= WASHED_LIGHTNESS)
     shone = (faces.lightness < WASHED_LIGHTNESS) & (
@@ -268,11 +268,12 @@ def colour_evidence(board: RectifiedBoard, letters: np.ndarray,
     return ColourEvidence(blank, near, square, washed)
 
 
-def _squares(colours: tuple[np.ndarray, np.ndarray], faces: _Faces, sure: np.ndarray,
-             tiles: np.ndarray, letterless: np.ndarray) -> np.ndarray:
+def _squares(colours: tuple[np.ndarray, np.ndarray], faces: _Faces, spread: float,
+             sure: np.ndarray, tiles: np.ndarray, letterless: np.ndarray) -> np.ndarray:
     """(225,) bool: :attr:`ColourEvidence.square`, faces far from the tiles' colour
     (:data:`SQUARE_TILE_SPREADS`) and nearer their own kind of square's, not washed out;
-    ``faces`` measures them against every ``sure`` letter tile (:func:`_faces_against`).
+    ``faces`` measures them against every ``sure`` letter tile (:func:`_faces_against`), and
+    ``spread`` is those tiles' own median distance from their colour.
 
     Unless those tiles are of mixed colours: a premium square's short label (TW, DL) or number
     looks like a letter, and where the grid is found a little off the print check misses it
@@ -286,14 +287,12 @@ def _squares(colours: tuple[np.ndarray, np.ndarray], faces: _Faces, sure: np.nda
     group's (a render of ``python -m bench sheen`` lost 13 tiles so)."""
     count, groups = cv2.connectedComponents(tiles.reshape(SIZE, SIZE).view(np.uint8),
                                             connectivity=4)
-    spread = max(float(np.median(faces.to_tile[sure])), 1e-6)
     words = np.zeros_like(sure)
     if count > 1:
         sizes = np.bincount(groups.reshape(-1), minlength=count)[1:]
         largest = sure & (groups.reshape(-1) == 1 + int(np.argmax(sizes)))
         if largest.sum() >= MIN_SURE_TILES:
-            chroma = colours[1]
-            to_words = np.linalg.norm(chroma - np.median(chroma[largest], axis=0), axis=1)
+            to_words = _to_colour_of(colours[1], largest)
             words_spread = max(float(np.median(to_words[largest])), CHROMA_NOISE)
             if spread > MIXED_SURE_SPREADS * words_spread:
                 faces = _faces_against(colours, largest, letterless)
@@ -374,8 +373,13 @@ def _faces_against(colours: tuple[np.ndarray, np.ndarray], tiles: np.ndarray,
     middle = float(np.median(tile_lightness))
     return _Faces(lightness, peer_distance(chroma, tiles, nearest_of_few=nearest_of_few),
                   near_distance(chroma, letterless & ~tiles),
-                  np.linalg.norm(chroma - np.median(chroma[tiles], axis=0), axis=1), middle,
+                  _to_colour_of(chroma, tiles), middle,
                   max(float(np.median(np.abs(tile_lightness - middle))), least_spread))
+
+
+def _to_colour_of(chroma: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """(225,) each face's chroma distance to the median chroma of ``tiles``' faces."""
+    return np.linalg.norm(chroma - np.median(chroma[tiles], axis=0), axis=1)
 
 
 def _sparse_evidence(board: RectifiedBoard, letters: np.ndarray, tiles: np.ndarray
