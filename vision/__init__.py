@@ -10,7 +10,7 @@ Everything the rest of the product uses is imported from here::
 The stages, in the order a photo goes through them, are subpackages:
 
 - :mod:`vision.board`: finding the 15x15 grid in the photo and rectifying it (``locate``,
-  ``roughgrids``, ``refine``, ``rectify``);
+  ``roughgrids``, ``premiums``, ``refine``, ``rectify``);
 - :mod:`vision.cells`: the board cut into cells (``cellgrid``), its light evened out where a
   shadow dims part of it (``relight``), which hold a tile
   (``occupancy``, by ``letterevidence`` and ``facecolour``) and which lie under something

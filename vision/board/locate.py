@@ -38,9 +38,11 @@ families of 16 equally spaced straight lines. The steps:
    would run off the photo --, and when its squares do not show the layout ("no Scrabble board
    found", never a word about corners the user did not give). Failures look again once, on a
    bigger copy, pairing a third family of lines and more combs (wood grain can out-weigh one
-   family of grid lines), so only hard photos pay for it.
+   family of grid lines) and, first, asking the premium squares where the board is
+   (:mod:`vision.board.premiums`), so only hard photos pay for it.
 
-Steps 1-3 are :mod:`vision.board.roughgrids`, step 4 :mod:`vision.board.refine`, and every
+Steps 1-3 are :mod:`vision.board.roughgrids` (and :mod:`vision.board.outline`,
+:mod:`vision.board.premiums`), step 4 :mod:`vision.board.refine`, and every
 threshold of them all :class:`vision.board.tuning.LocateConfig`; this module runs the steps and
 judges (steps 5 and 6; whether a grid is whole and on the photo, :mod:`vision.board.whole`).
 
@@ -64,6 +66,7 @@ import numpy as np
 from vision.board.grid import apply_homography, clockwise, is_grid_quad, quad_cell_px
 from vision.board.layout import layout_fit, resized, shifted, spans_fit
 from vision.board.outline import outline_quads
+from vision.board.premiums import premium_quads
 from vision.board.rectify import SIZE, grid_homography
 from vision.board.refine import (
     Measured,
@@ -492,6 +495,10 @@ def _search(
         roughs = (quad / factor for quad in outline_quads(gray, config))
     else:
         roughs = (quad / factor for quad in rough_grids(gray, config, details, thorough))
+        if thorough and image.ndim == 3:
+            # The second look asks the premium squares first: where the lines failed once, a
+            # board's coloured squares often still show it (vision.board.premiums).
+            roughs = itertools.chain(_premium_grids(image, config), roughs)
     best: Settled | None = None
     candidates: list[Settled] = []
     settled: list[np.ndarray] = []
@@ -541,6 +548,16 @@ def _search(
         _raise_if_blurry(gray, config)
         raise BoardNotFoundError(NO_BOARD)
     return _Found(best, candidates, details, gray_refine, shrink, colour)
+
+
+def _premium_grids(image: np.ndarray, config: LocateConfig) -> Iterator[np.ndarray]:
+    """The rough grids of :func:`vision.board.premiums.premium_quads`, in photo pixels (lazily:
+    found only when the search reaches them)."""
+    factor = min(1.0, config.premium_px / max(image.shape[:2]))
+    copy = downscale(image, factor) if factor < 1 else image
+    scale = copy.shape[1] / image.shape[1]
+    for quad in premium_quads(copy, config):
+        yield quad / scale
 
 
 def _moved_to_layout(

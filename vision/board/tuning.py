@@ -62,6 +62,29 @@ class LocateConfig:
     outline_min_area: float = 0.04
     outline_max_area: float = 0.95
     outline_approx: float = 0.03  # a side's straightness: polygon tolerance / perimeter
+    # The premium squares as more hypotheses on the second look (vision.board.premiums): colour
+    # blobs (MSER of a* and b*, this delta, area between these, hull filled this much and this
+    # share of its bounding rectangle) on a copy premium_px across, linked within this many of
+    # their sizes; the biggest premium_groups groups of premium_min_blobs or more are refitted
+    # to the layout premium_refits times, a blob pairing with a square's centre this near.
+    premium_px: int = 640
+    premium_mser_delta: int = 4
+    premium_max_regions: int = 3000  # more MSER regions: texture or noise (photos: 530 at most)
+    premium_min_area: int = 12
+    premium_max_area: float = 0.004  # share of the copy's area
+    premium_solidity: float = 0.6
+    premium_squareness: float = 0.75
+    premium_link_sizes: float = 5.0
+    premium_min_blobs: int = 8
+    premium_groups: int = 2
+    premium_refits: int = 3
+    premium_pair_cells: float = 0.4
+    premium_ransac_px: float = 3.0
+    premium_unlike_board: float = 8.0  # a*b* units from the group's median colour: not plain
+    # A grid so fitted is offered only when this share of the blobs inside it lie on premium
+    # squares: 0.92 or more on 95 % of the stress set's grids within half a cell of the board,
+    # 0.12-0.20 on ruled paper and colour noise (vision.board.premiums, docs/tuning.md).
+    premium_on_squares: float = 0.6
     comb_candidates: int = 3  # rough hypotheses refined when the first is not convincing
     thorough_comb_candidates: int = 8  # ...and on the second look (docs/tuning.md)
     # Line support that (with square-like cells) ends the search: no grid found later beat a
