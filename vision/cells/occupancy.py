@@ -39,6 +39,7 @@ from vision.cells.tuning import (
     LIKELY_TILE,
     MIN_SURE_TILES,
     PEER_LIGHTNESS_WEIGHT,
+    PRINT_LIKELY_TILE,
     PRINT_TILE,
     STAR_TILE,
     STATS_PX,
@@ -242,7 +243,8 @@ class OccupancyModel:
         tiles' (:func:`vision.cells.facecolour.letters_on_bare_kinds`); a face of its square's
         colour is no tile whatever its ink (:class:`vision.cells.facecolour.ColourEvidence`), but
         still a doubt if it is one of those. Last, a square whose ink repeats on every inked
-        peer of it is premium print, a short label the model took for a letter
+        peer of it is premium print, a short label the model took for a letter, and one whose ink
+        repeats on all but one is likely print, read as a square but named as a doubt
         (:mod:`vision.cells.printed`), asked of the cells the model may read as tiles among
         ``print_cells`` ((225,) bool, row-major; all when None): a caller that wants one cell's
         probability asks about that cell only (0.2 ms, where the whole board's cost 8).
@@ -257,8 +259,10 @@ class OccupancyModel:
         asked = probability.reshape(-1) >= MAYBE_MISSED
         if print_cells is not None:
             asked &= np.asarray(print_cells, bool).reshape(-1)
-        printed = printed_squares(board, asked).reshape(SIZE, SIZE)
-        probability[printed] = np.minimum(probability[printed], PRINT_TILE)
+        printed = printed_squares(board, asked)
+        sure, likely = printed.sure.reshape(SIZE, SIZE), printed.likely.reshape(SIZE, SIZE)
+        probability[sure] = np.minimum(probability[sure], PRINT_TILE)
+        probability[likely] = np.minimum(probability[likely], PRINT_LIKELY_TILE)
         return probability
 
     def probability_of(self, features: np.ndarray) -> np.ndarray:
