@@ -2,9 +2,9 @@
 
 Why: the line search (:mod:`vision.board.roughgrids`) needs the grid's thin lines to out-weigh
 everything else in the photo, and on a grained table, a washed-out or shadowed board or a steep
-view they do not: on 5 of the stress set's 12 scenes refused as "no board" (and on clean ones
-such as a red-framed board top-down on fine wood), no line hypothesis lay within several cells
-of the board, while a person sees the board at once by its few dozen coloured squares. Those
+view they do not: on the stress set's scenes refused as "no board" that were traced (a clean,
+red-framed board top-down on fine wood among them), no line hypothesis lay within four cells of
+the board, while a person sees the board at once by its few dozen coloured squares. Those
 squares are what this module looks for; it is a second, independent way to a rough grid, asked
 only on the finder's second look at a photo (:func:`vision.board.locate.find_board`), and its
 grids are refined and judged like every other hypothesis.
