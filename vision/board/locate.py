@@ -484,9 +484,7 @@ def _search(
     refined, slid by whole cells if need be, and rated: first whether its squares show the
     premium layout (:mod:`vision.board.layout`) and its lines hold, then how well they fit."""
     height, width = gray_full.shape
-    factor = min(1.0, work_px / max(height, width))
-    gray = downscale(gray_full, factor) if factor < 1 else gray_full
-    factor = gray.shape[1] / width
+    gray, factor = _copy_across(gray_full, work_px)
     gray = check_quality(gray, config)
     details: dict = {"segments": 0, "work_px": max(gray.shape)}
     if hint is not None:
@@ -553,11 +551,17 @@ def _search(
 def _premium_grids(image: np.ndarray, config: LocateConfig) -> Iterator[np.ndarray]:
     """The rough grids of :func:`vision.board.premiums.premium_quads`, in photo pixels (lazily:
     found only when the search reaches them)."""
-    factor = min(1.0, config.premium_px / max(image.shape[:2]))
-    copy = downscale(image, factor) if factor < 1 else image
-    scale = copy.shape[1] / image.shape[1]
+    copy, scale = _copy_across(image, config.premium_px)
     for quad in premium_quads(copy, config):
         yield quad / scale
+
+
+def _copy_across(image: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+    """``image`` shrunk (never grown) to about ``side`` pixels across (:func:`downscale`), and
+    the copy's exact scale."""
+    factor = min(1.0, side / max(image.shape[:2]))
+    copy = downscale(image, factor) if factor < 1 else image
+    return copy, copy.shape[1] / image.shape[1]
 
 
 def _moved_to_layout(

@@ -35,9 +35,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.board.layout import premium_kinds
 from vision.board.rectify import SIZE, RectifiedBoard
-from vision.cells.cellgrid import other_peers
+from vision.cells.cellgrid import other_peers, plain_squares
 from vision.cells.tuning import (
     PRINT_INK_CONTRAST,
     PRINT_MATCH,
@@ -57,11 +56,6 @@ class PrintedSquares(NamedTuple):
     likely: np.ndarray
     """Not sure, but found again in all inked peers but ``PRINT_UNMATCHED``, of
     ``PRINT_UNMATCHED_FROM`` or more, on a square premium in some known layout."""
-
-
-def _premium_somewhere() -> np.ndarray:
-    """(225,) bool: the squares that are premium squares in some known layout."""
-    return np.any([kinds.reshape(-1) > 0 for kinds in premium_kinds()], axis=0)
 
 
 def printed_squares(board: RectifiedBoard, asked: np.ndarray) -> PrintedSquares:
@@ -94,7 +88,9 @@ def printed_squares(board: RectifiedBoard, asked: np.ndarray) -> PrintedSquares:
         return small[top - reach:top + PRINT_PX + reach, left - reach:left + PRINT_PX + reach]
 
     peers, other = other_peers()
-    premium = _premium_somewhere()
+    # Premium in some known layout: every square but the plain ones (the centre, its own only
+    # peer, never has enough peers to be print).
+    premium = ~plain_squares()
     sure, likely = np.zeros(SIZE * SIZE, bool), np.zeros(SIZE * SIZE, bool)
     for cell in np.flatnonzero(inked & np.asarray(asked, bool).reshape(-1)):
         looked = [peer for peer, counted in zip(peers[cell], other[cell], strict=True)
