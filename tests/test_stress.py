@@ -3,6 +3,8 @@ picture, a seed repeats, and a reading is scored against the truth as tileref ev
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -13,6 +15,7 @@ from lab.stress.score import refusal_kind, score_reading
 from lab.train import training_render_seeds
 from referee.cells import SIZE, Cell
 from vision import BoardReading, CellReading, rectify
+from vision.warning import glare_over, unsure_whether_tile
 
 CALM = {"light": "even", "lens": "straight", "focus": "sharp", "motion": "still",
         "occlusion": "none", "size": "640 px", "jpeg": "85-95", "tilt": "0-15",
@@ -193,6 +196,29 @@ def test_a_wrong_reading_is_scored_wrong() -> None:
     assert result.letters_wrong == 1 and result.rotations_wrong == 1
     far = np.asarray(reading.corners) + 40.0
     assert not score_reading(scene, BoardReading(reading.cells, tuple(map(tuple, far)))).found
+
+
+def test_mistakes_count_as_named_only_where_a_warning_names_them() -> None:
+    scene = make_scene(SEED, **CALM)
+    reading = _perfect_reading(scene)
+    first, second = (Cell.parse(cell.cell) for cell in reading.cells[:2])
+    empty = next(Cell(col, row) for row in range(SIZE) for col in range(SIZE)
+                 if Cell(col, row) not in scene.photo.tiles
+                 and Cell(col, row) not in scene.photo.covered)
+    # Two tiles dropped: one named as a doubt, one not; an empty square named too, and a glare
+    # over the second that says nothing of a tile hiding there.
+    warnings = (unsure_whether_tile(first), unsure_whether_tile(empty), glare_over(second))
+    # And two letters misread, the one under glare named.
+    third, fourth = [cell for cell in reading.cells[2:] if not cell.blank][:2]
+    misread = [replace(third, letter="Q" if third.letter != "Q" else "Z",
+                       warning_details=(glare_over(Cell.parse(third.cell)),)),
+               replace(fourth, letter="Q" if fourth.letter != "Q" else "Z")]
+    cells = (*misread, *(cell for cell in reading.cells[2:] if cell not in (third, fourth)))
+    result = score_reading(scene, BoardReading(cells, reading.corners, warnings))
+    assert result.missed_tiles == 2 and result.missed_named == 1 and result.empty_named == 1
+    assert f"{first.name} -tile" in result.mistakes
+    assert f"{second.name} -tile silent" in result.mistakes
+    assert result.letters_wrong == 2 and result.letters_wrong_named == 1
 
 
 def test_a_refusal_is_counted_by_the_reason_the_reader_gives_as_data() -> None:

@@ -24,6 +24,7 @@ from referee.cells import Cell
 from referee.tiles import TileSet, load_tile_set, tile_set_names
 from vision.board.rectify import SIZE, RectifiedBoard, check_corners, rectify
 from vision.cells.cover import covered_groups
+from vision.cells.facecolour import marks_on_bare_kinds
 from vision.cells.letterevidence import lettered_light
 from vision.cells.occupancy import OccupancyModel
 from vision.cells.relight import Relit, relight
@@ -153,11 +154,12 @@ def second_look(board: RectifiedBoard, cells: list[tuple[int, int]], probs: np.n
 
 
 def tile_probability(board: RectifiedBoard, occupancy: OccupancyModel, shift: float,
-                     sure: float = 1.0) -> np.ndarray:
+                     sure: float = 1.0, first: np.ndarray | None = None) -> np.ndarray:
     """(15, 15) P(tile) of every cell, averaged over the grid where it was found and moved
     ``shift`` of a cell each way (none when 0), except where the grid as found sees a tile at
-    least ``sure``: see ``ReadConfig.occupancy_shift`` and ``occupancy_shift_sure`` for why."""
-    probability = occupancy.tile_probability(board)
+    least ``sure``: see ``ReadConfig.occupancy_shift`` and ``occupancy_shift_sure`` for why.
+    ``first`` is the grid as found's, where the caller has it already."""
+    probability = occupancy.tile_probability(board) if first is None else first
     step = int(round(shift * board.cell_px))
     if step == 0:
         return probability
@@ -247,6 +249,36 @@ def off_square_tiles(board: RectifiedBoard, probability: np.ndarray, occupancy: 
     return found
 
 
+def letters_read_as_empty(board: RectifiedBoard, evidence: np.ndarray, probability: np.ndarray,
+                          classifier: TileClassifier, letters: str, config: ReadConfig
+                          ) -> list[tuple[int, int]]:
+    """Cells read as empty, not even doubted (``probability`` under
+    ``config.unsure_empty_above``), that show a letter-sized mark on a square that prints none
+    (:func:`vision.cells.facecolour.marks_on_bare_kinds`, of the letter ``evidence``) and that
+    the tile classifier reads as a letter, not a blank, at least ``config.letter_on_empty_sure``:
+    the reader names them as doubts.
+
+    Why: the occupancy model weighs a face's colour against the photo's other tiles, and a tile
+    whose face the light or a thing beside it changed is far from them: on the stress set it
+    gave 0.00-0.13 to 15 tiles that no warning named (black tiles greyed by a washed-out far row,
+    an I in a head's shadow, an O by a cup). A plain square prints nothing a letter's
+    shape comes from, but the grain, a shadow's edge or a hand's does; the classifier, which
+    knows letters, tells most of those from a tile (docs/tuning.md, "Letters read as empty
+    squares").
+    """
+    if config.letter_on_empty_sure > 1:
+        return []
+    candidates = (marks_on_bare_kinds(evidence).reshape(SIZE, SIZE)
+                  & (probability < config.unsure_empty_above))
+    cells = [(int(col), int(row)) for row, col in zip(*np.nonzero(candidates), strict=True)]
+    if not cells:
+        return []
+    crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in cells]
+    guesses = classifier.guesses(classifier.tile_probabilities(crops, letters))
+    return [cell for cell, guess in zip(cells, guesses, strict=True)
+            if guess.letter != BLANK and guess.confidence >= config.letter_on_empty_sure]
+
+
 def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "english",
                    config: ReadConfig = DEFAULT_CONFIG,
                    occupancy: OccupancyModel | None = None,
@@ -269,13 +301,17 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     # Glare and shadow are judged on the board as it is.
     lit = relit.board
     board = replace(lit, image=255 - lit.image) if lettered_light(lit) else lit
+    assessed = occupancy.assess(board)
     probability = tile_probability(board, occupancy, config.occupancy_shift,
-                                   config.occupancy_shift_sure)
+                                   config.occupancy_shift_sure, assessed.probability.copy())
     tile_mask = probability >= config.occupancy_threshold
     pushed = off_square_tiles(board, probability, occupancy, classifier, letters, config)
     for (col, row), tile in pushed.read.items():
         probability[row, col], tile_mask[row, col] = tile, True
-    for col, row in pushed.doubtful:  # named as a doubt by _unsure_empty
+    # Named as doubts by _unsure_empty: a tile half on either of two squares, and a letter on a
+    # square that prints none.
+    for col, row in pushed.doubtful + letters_read_as_empty(
+            board, assessed.letters, probability, classifier, letters, config):
         probability[row, col] = max(probability[row, col], config.unsure_empty_above)
     light = light_warnings(lit, tile_mask, config, relit.too_dark())
     for col, row in pushed.half_off:

@@ -96,6 +96,10 @@ class ReadConfig:
     off_square_sure: float = 0.9
     """A letter off an empty cell's centre read at least this surely is a tile pushed off its
     square (:func:`vision.read.off_square_tiles`; ``python -m bench offsquare``). Over 1: off."""
+    letter_on_empty_sure: float = 0.9
+    """A cell read as empty whose letter's shape on a square that prints none the tile classifier
+    reads as a letter at least this surely is named as a doubt
+    (:func:`vision.read.letters_read_as_empty`; docs/tuning.md). Over 1: off."""
     unseen_letters_after: int = 1
     """Marks above letters a board shows before the letters of other sets with no mark above
     (an Ł, an Ą) are looked for (``python -m bench tilesets``)."""

@@ -23,6 +23,7 @@ from lab.stress.scene import StressScene
 from referee.cells import SIZE, Cell
 from vision import DEFAULT_CONFIG, BoardReading, VisionError, rectify
 from vision.quality import blur_px
+from vision.warning import maybe_tile_cells
 
 FOUND_WITHIN = 0.5
 """Cells: the farthest a found corner may lie from the truth's for the board to count as found."""
@@ -42,8 +43,11 @@ class SceneResult:
     occupancy_wrong: int = 0
     false_tiles: int = 0
     missed_tiles: int = 0
+    missed_named: int = 0  # of the tiles read as empty, those a warning says may hold a tile
+    empty_named: int = 0  # empty squares a warning says may hold a tile
     letters: int = 0
     letters_wrong: int = 0
+    letters_wrong_named: int = 0  # of the letters read wrong, those a warning names
     rotations: int = 0
     rotations_wrong: int = 0
     blur_px: float | None = None  # the tiles' blur at the truth corners (vision.quality.blur_px)
@@ -73,6 +77,7 @@ def score_reading(scene: StressScene, reading: BoardReading) -> SceneResult:
         return result
     result.found = True
     read = {Cell.parse(cell.cell): cell for cell in turned.cells}
+    named = {Cell.parse(name) for name in maybe_tile_cells(turned.warning_details)}
     tiles, covered = scene.photo.tiles, scene.photo.covered
     for row in range(SIZE):
         for col in range(SIZE):
@@ -86,16 +91,19 @@ def score_reading(scene: StressScene, reading: BoardReading) -> SceneResult:
                     result.occupancy_wrong += 1
                     result.false_tiles += 1
                     result.mistakes.append(f"{cell.name} +tile")
+                result.empty_named += got is None and cell in named
                 continue
             if got is None:
                 result.occupancy_wrong += 1
                 result.missed_tiles += 1
-                result.mistakes.append(f"{cell.name} -tile")
+                result.missed_named += cell in named
+                result.mistakes.append(f"{cell.name} -tile" + ("" if cell in named else " silent"))
                 continue
             result.letters += 1
             expected = "?" if want.blank else want.letter
             if got.letter != expected:
                 result.letters_wrong += 1
+                result.letters_wrong_named += bool(got.warning_details)
                 result.confusions[(expected, got.letter)] += 1
                 result.mistakes.append(f"{cell.name} {expected}>{got.letter}")
             if not want.blank:

@@ -10,7 +10,7 @@ import numpy as np
 from lab.truth import DEV_PHOTOS, photo_corners, read_truth
 from referee.cells import Cell
 from vision.board.rectify import RectifiedBoard, rectify
-from vision.cells.occupancy import OccupancyModel, cell_features
+from vision.cells.occupancy import Occupancy, OccupancyModel, cell_features
 from vision.image import load_image
 from vision.perceptron import Mlp
 from vision.tuning import DEFAULT_CONFIG
@@ -54,7 +54,11 @@ class DoubtingOccupancy:
 
     def tile_probability(self, board: RectifiedBoard, *,
                          print_cells: np.ndarray | None = None) -> np.ndarray:
-        probability = self.model.tile_probability(board, print_cells=print_cells)
+        return self.assess(board, print_cells=print_cells).probability
+
+    def assess(self, board: RectifiedBoard, *,
+               print_cells: np.ndarray | None = None) -> Occupancy:
+        assessed = self.model.assess(board, print_cells=print_cells)
         for cell, p in self.doubts.items():
-            probability[cell.row, cell.col] = p
-        return probability
+            assessed.probability[cell.row, cell.col] = p
+        return assessed

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.board.rectify import SIZE, RectifiedBoard
-from vision.cells.cellgrid import other_peers, stats_grid
+from vision.cells.cellgrid import other_peers, plain_squares, stats_grid
 from vision.cells.letterevidence import (
     CENTRE,
     LetterFeature,
@@ -38,6 +38,7 @@ from vision.cells.tuning import (
     CHROMA_NOISE,
     DOUBTFUL_PEER_SPREADS,
     FAINT_LETTER_CONTRAST,
+    MARK_MIN_THICKNESS,
     MIN_SURE_TILES,
     MIXED_SURE_SPREADS,
     NEAR_RADIUS,
@@ -164,6 +165,23 @@ def letters_on_bare_kinds(letters: np.ndarray) -> np.ndarray:
     than the tiles')."""
     sure = sure_letter_tiles(letters)
     return _lettered(letters) & ~sure & _plain_kinds(letters, sure)
+
+
+def marks_on_bare_kinds(letters: np.ndarray) -> np.ndarray:
+    """(225,) bool: a letter-sized mark as dark as a letter, not a line
+    (:data:`MARK_MIN_THICKNESS`) nor the centre's star, on a square that prints nothing: plain in
+    every known layout (:func:`vision.cells.cellgrid.plain_squares`) or of a kind that shows no
+    print where bare (:data:`BARE_PRINT_CONTRAST`). Looser than :func:`letters_on_bare_kinds` on
+    both counts, for the reader to ask the tile classifier of
+    (:func:`vision.read.letters_read_as_empty`): a thin I has no letter's width, and a plain
+    square's peers bare elsewhere may lie in shade."""
+    sure = sure_letter_tiles(letters)
+    thickness = np.minimum(letters[:, LetterFeature.LETTER_HEIGHT],
+                           letters[:, LetterFeature.LETTER_WIDTH])
+    marked = ((letters[:, LetterFeature.LETTER_SIZED] > 0) & (thickness >= MARK_MIN_THICKNESS)
+              & (letters[:, LetterFeature.CONTRAST] >= SURE_MIN_CONTRAST)
+              & (letters[:, LetterFeature.STAR] == 0))
+    return marked & (plain_squares() | _plain_kinds(letters, sure))
 
 
 def _plain_kinds(letters: np.ndarray, sure: np.ndarray) -> np.ndarray:
@@ -422,5 +440,5 @@ def _in_a_word(coloured: np.ndarray, tiles: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["ColourEvidence", "colour_blanks", "colour_evidence", "face_colours",
-           "letters_on_bare_kinds", "near_distance", "peer_distance", "peer_lightness",
-           "peer_print"]
+           "letters_on_bare_kinds", "marks_on_bare_kinds", "near_distance", "peer_distance",
+           "peer_lightness", "peer_print"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -213,6 +214,16 @@ def _kth_nearest(rows: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return np.sort(distance, axis=1)[:, BODY_NEIGHBOUR - 1]
 
 
+class Occupancy(NamedTuple):
+    """What :meth:`OccupancyModel.assess` tells of a board."""
+
+    probability: np.ndarray
+    """(15, 15) P(tile) [row, col]."""
+    letters: np.ndarray
+    """(225, 16) every cell's letter evidence, row-major
+    (:class:`vision.cells.letterevidence.LetterFeature`)."""
+
+
 class OccupancyModel:
     """Probability that each cell holds a tile, from :func:`cell_features`."""
 
@@ -225,7 +236,13 @@ class OccupancyModel:
 
     def tile_probability(self, board: RectifiedBoard, *,
                          print_cells: np.ndarray | None = None) -> np.ndarray:
-        """(15, 15) array [row, col] of P(tile), with rules of the game on top of the model.
+        """(15, 15) array [row, col] of P(tile): :meth:`assess`'s ``probability``."""
+        return self.assess(board, print_cells=print_cells).probability
+
+    def assess(self, board: RectifiedBoard, *,
+               print_cells: np.ndarray | None = None) -> Occupancy:
+        """P(tile) of every cell, with rules of the game on top of the model, and the letter
+        evidence it was told from (the reader asks it again of cells read as empty).
 
         A tile with no letter is a blank, and a blank is told from a plain square by its face
         colour, which only this board's letter tiles can show: with fewer than three sure letter
@@ -263,7 +280,7 @@ class OccupancyModel:
         sure, likely = printed.sure.reshape(SIZE, SIZE), printed.likely.reshape(SIZE, SIZE)
         probability[sure] = np.minimum(probability[sure], PRINT_TILE)
         probability[likely] = np.minimum(probability[likely], PRINT_LIKELY_TILE)
-        return probability
+        return Occupancy(probability, features[:, LOCAL_FEATURES:])
 
     def probability_of(self, features: np.ndarray) -> np.ndarray:
         probs = self.model.probabilities(features)
@@ -328,5 +345,5 @@ def _load(path: str) -> OccupancyModel:
     return OccupancyModel(Mlp.load(Path(path)))
 
 
-__all__ = ["LOCAL_FEATURES", "OccupancyModel", "body_likeness", "cell_features", "game_rules",
-           "peer_likeness"]
+__all__ = ["LOCAL_FEATURES", "Occupancy", "OccupancyModel", "body_likeness", "cell_features",
+           "game_rules", "peer_likeness"]

@@ -48,6 +48,12 @@ docs/tuning.md)."""
 LINE_WIDTH = 0.3
 """A blob longer than a letter and thinner than this (of a cell) is a line, not a letter: a tile's
 edge or the shadow it casts (``python -m bench occupancy``; docs/tuning.md)."""
+MARK_MIN_THICKNESS = 0.06
+"""A mark thinner than this either way (of a cell: one pixel of the letter evidence's 24 a cell)
+is a line, not a letter, to :func:`vision.cells.facecolour.marks_on_bare_kinds`: the edge of a
+square's shade or of a grid line, which the tile classifier took for a turned L at 0.99 on a real
+photo (kristopalka red_boards_001 B8); a thin I is two pixels (docs/tuning.md, "Letters read as
+empty squares")."""
 FRAME_FILL = 0.25
 """Nor is a blob longer than a letter that fills less than this of its box: a tile's outline."""
 CENTRAL_OFFSET = 0.5
