@@ -84,6 +84,8 @@ def summary(results: list[SceneResult]) -> dict[str, object]:
         "rotations": sum(r.rotations for r in found),
         "rotations_wrong": sum(r.rotations_wrong for r in found),
         "letters_wrong_named": sum(r.letters_wrong_named for r in found),
+        "false_tiles": sum(r.false_tiles for r in found),
+        "false_named": sum(r.false_named for r in found),
         "missed": sum(r.missed_tiles for r in found),
         "missed_named": sum(r.missed_named for r in found),
         "empty_named": sum(r.empty_named for r in found),
@@ -128,7 +130,8 @@ def print_refusals(results: list[SceneResult]) -> None:
 def write_rows(table: list[tuple[str, str, dict[str, object]]], path: Path) -> None:
     fields = ["axis", "value", "scenes", "found", "refused", "wrong_board", "cells",
               "occupancy_wrong", "letters", "letters_wrong", "rotations", "rotations_wrong",
-              "letters_wrong_named", "missed", "missed_named", "empty_named", "refusals"]
+              "letters_wrong_named", "false_tiles", "false_named", "missed", "missed_named",
+              "empty_named", "refusals"]
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="") as file:
         writer = csv.DictWriter(file, fieldnames=fields)
@@ -143,24 +146,26 @@ def write_scenes(results: list[SceneResult], path: Path) -> None:
         writer = csv.writer(file)
         writer.writerow(["seed", *names, "found", "corner_error", "cells", "occupancy_wrong",
                          "letters", "letters_wrong", "rotations", "rotations_wrong",
-                         "missed_named", "empty_named", "refusal", "mistakes"])
+                         "false_named", "missed_named", "empty_named", "refusal", "mistakes"])
         for r in results:
             error = "" if r.corner_error is None else f"{r.corner_error:.3f}"
             writer.writerow([r.seed, *(r.conditions[name] for name in names), int(r.found), error,
                              r.cells, r.occupancy_wrong, r.letters, r.letters_wrong, r.rotations,
-                             r.rotations_wrong, r.missed_named, r.empty_named, r.refusal,
+                             r.rotations_wrong, r.false_named, r.missed_named, r.empty_named,
+                             r.refusal,
                              " ".join(r.mistakes[:30])])
 
 
 def named_line(row: dict[str, object]) -> str:
     """What the warnings say of the mistakes: a tile read as empty must never go unnamed (a "may
-    hide a tile" or "unsure whether a tile" warning on its square), and a misread letter is
-    best named too (its cell's warnings: an unsure letter, glare, ...)."""
+    hide a tile" or "unsure whether a tile" warning on its square), and a misread letter or a
+    square read as a tile is best named too (its cell's warnings: an unsure letter, glare, ...)."""
     missed, named = int(row["missed"]), int(row["missed_named"])  # type: ignore[call-overload]
     return (f"tiles read as empty: {missed}, {named} named by a warning that it may hold a tile, "
             f"{missed - named} silently (marked 'silent' in stress-scenes.csv); empty squares "
             f"so named: {row['empty_named']}; letters read wrong: {row['letters_wrong']}, "
-            f"{row['letters_wrong_named']} of them named by a warning")
+            f"{row['letters_wrong_named']} of them named by a warning; squares read as tiles: "
+            f"{row['false_tiles']}, {row['false_named']} of them named")
 
 
 def goals_line(table: list[tuple[str, str, dict[str, object]]]) -> str:

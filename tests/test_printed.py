@@ -64,7 +64,7 @@ def test_only_the_cells_asked_about_are_looked_at() -> None:
 
 def test_a_label_one_of_whose_peers_shows_other_ink_is_likely_print() -> None:
     # D1 and its seven double-letter peers all print DL; a mark over one of them (a tile's letter,
-    # an arm's shadow's edge) breaks the every-peer rule, not the all-but-one.
+    # an arm's shadow's edge) breaks the every-peer rule, not the all-but-one-in-three.
     photo = render_board_photo({}, seed=1, width=1280, height=960,
                                options=RenderOptions(premium_labels="codes"))
     board = rectify(photo.image, np.asarray(photo.corners, np.float64))
@@ -77,6 +77,15 @@ def test_a_label_one_of_whose_peers_shows_other_ink_is_likely_print() -> None:
     after = printed_squares(board, np.ones(225, bool))
     assert not after.sure[label.row * 15 + label.col]
     assert after.likely[label.row * 15 + label.col]
+    # Two of its seven peers may be covered (two words crossing them), not three.
+    for covered, likely in (("A4", True), ("O4", False)):
+        cell = Cell.parse(covered)
+        cv2.putText(board.image, "X", (margin + cell.col * px + px // 4,
+                                       margin + cell.row * px + px - px // 4),
+                    cv2.FONT_HERSHEY_SIMPLEX, px / 40, (20, 20, 20), max(1, px // 12))
+        again = printed_squares(board, np.ones(225, bool))
+        assert again.likely[label.row * 15 + label.col] == likely
+        assert not again.sure[label.row * 15 + label.col]
 
 
 @pytest.mark.slow

@@ -189,10 +189,11 @@ def test_a_wrong_reading_is_scored_wrong() -> None:
                  and Cell(col, row) not in scene.photo.covered)
     cells = (CellReading(changed.cell, wrong_letter, (changed.rotation + 90) % 360),
              *(cell for cell in reading.cells[1:] if cell is not changed),
-             CellReading(empty, "E"))
+             CellReading(empty, "E", warning_details=(glare_over(Cell.parse(empty)),)))
     # The first tile dropped, one misread and turned, an empty square read as a tile.
     result = score_reading(scene, BoardReading(cells, reading.corners))
     assert result.missed_tiles == 1 and result.false_tiles == 1 and result.occupancy_wrong == 2
+    assert result.false_named == 1 and result.missed_named == 0
     assert result.letters_wrong == 1 and result.rotations_wrong == 1
     far = np.asarray(reading.corners) + 40.0
     assert not score_reading(scene, BoardReading(reading.cells, tuple(map(tuple, far)))).found

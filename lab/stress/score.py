@@ -43,6 +43,7 @@ class SceneResult:
     occupancy_wrong: int = 0
     false_tiles: int = 0
     missed_tiles: int = 0
+    false_named: int = 0  # of the empty squares read as tiles, those a warning names
     missed_named: int = 0  # of the tiles read as empty, those a warning says may hold a tile
     empty_named: int = 0  # empty squares a warning says may hold a tile
     letters: int = 0
@@ -90,6 +91,7 @@ def score_reading(scene: StressScene, reading: BoardReading) -> SceneResult:
                 if got is not None:
                     result.occupancy_wrong += 1
                     result.false_tiles += 1
+                    result.false_named += bool(got.warning_details)
                     result.mistakes.append(f"{cell.name} +tile")
                 result.empty_named += got is None and cell in named
                 continue

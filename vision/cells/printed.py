@@ -20,8 +20,9 @@ tiles and the truth photos' tiles together (``docs/tuning.md``): measure them on
 not chosen on before trusting them further.
 
 Every peer is a lot to ask of a label, though: one of its peers may lie under a tile, a cup or an
-arm's shadow, or sit where the lens bent the grid most. So a cell whose ink repeats on all its
-inked peers but ``PRINT_UNMATCHED``, of ``PRINT_UNMATCHED_FROM`` or more, is *likely* print, and
+arm's shadow, or sit where the lens bent the grid most, and two of seven when two words cross its
+kind of square. So a cell whose ink repeats on all its inked peers but one in
+``PRINT_PEERS_PER_UNMATCHED`` (one of three to five, two of six or seven) is *likely* print, and
 only on a square that is a premium square in some known layout: plain squares carry no label,
 and the four round the centre, each the others' peer, often all hold tiles, whose letters matched
 two of their three peers often enough to lose 4 tiles of the stress set. Likely print is read as
@@ -41,10 +42,9 @@ from vision.cells.tuning import (
     PRINT_INK_CONTRAST,
     PRINT_MATCH,
     PRINT_PEERS,
+    PRINT_PEERS_PER_UNMATCHED,
     PRINT_PX,
     PRINT_SLACK,
-    PRINT_UNMATCHED,
-    PRINT_UNMATCHED_FROM,
 )
 
 
@@ -54,8 +54,8 @@ class PrintedSquares(NamedTuple):
     sure: np.ndarray
     """Ink found again in every inked peer, ``PRINT_PEERS`` at least."""
     likely: np.ndarray
-    """Not sure, but found again in all inked peers but ``PRINT_UNMATCHED``, of
-    ``PRINT_UNMATCHED_FROM`` or more, on a square premium in some known layout."""
+    """Not sure, but found again in all inked peers but one in ``PRINT_PEERS_PER_UNMATCHED``
+    (three or more of them), on a square premium in some known layout."""
 
 
 def printed_squares(board: RectifiedBoard, asked: np.ndarray) -> PrintedSquares:
@@ -98,7 +98,7 @@ def printed_squares(board: RectifiedBoard, asked: np.ndarray) -> PrintedSquares:
         if len(looked) < PRINT_PEERS:
             continue
         turned = [np.ascontiguousarray(np.rot90(templates[cell], turns)) for turns in range(4)]
-        allowed = PRINT_UNMATCHED if premium[cell] and len(looked) >= PRINT_UNMATCHED_FROM else 0
+        allowed = len(looked) // PRINT_PEERS_PER_UNMATCHED if premium[cell] else 0
         unmatched = 0
         for peer in looked:
             if not any(cv2.matchTemplate(window(peer), template, cv2.TM_CCOEFF_NORMED).max()

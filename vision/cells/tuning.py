@@ -149,8 +149,8 @@ PRINT_SLACK = 0.25  # cells: how far from a peer's middle its print may be found
 PRINT_INK_CONTRAST = 6.0  # grey levels of spread in a cell's middle that count as ink
 PRINT_MATCH = 0.85  # correlation of two cells' ink that counts as the same print (0.9 before)
 PRINT_PEERS = 2  # inked peers a cell's print must repeat on (on every one of them)
-PRINT_UNMATCHED = 1  # ...or on all but this many of them, of PRINT_UNMATCHED_FROM or more, on a
-PRINT_UNMATCHED_FROM = 3  # premium square: likely print (one peer under a tile, cup or shadow)
+PRINT_PEERS_PER_UNMATCHED = 3  # ...or on all but one in this many of them (of 3 or more), on a
+# premium square: likely print (those peers under a tile, a cup or a shadow)
 PRINT_LIKELY_TILE = 0.3
 """The probability of a tile on a square likely print (:mod:`vision.cells.printed`): read as a
 square, over ``unsure_empty_above``, so named as a doubt (docs/tuning.md)."""
