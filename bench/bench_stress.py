@@ -6,8 +6,10 @@ domain-randomised scenes, each drawing one value of every named axis), reads eac
 axis value: scenes, boards found (every corner within half a cell of the truth's), refusals,
 occupancy (cells rightly empty or occupied, hidden cells not scored), English letters (of the
 tiles found; a blank is right read as a blank) and rotations (of the lettered tiles found). The
-refusals' messages follow, grouped by kind. Scenes are cached on disk after their first render
-(``~/.cache/tileref/stress``, keyed by the renderer's code).
+refusals' messages follow, grouped by kind, then what the warnings name of the mistakes (a tile
+read as empty that no warning names is a silent miss, the one mistake a reading must never
+make unsaid). Scenes are cached on disk after their first render (``~/.cache/tileref/stress``,
+keyed by the renderer's code).
 
 Options: ``--quick`` (:data:`QUICK` scenes, for development), ``--scenes N``, ``--write`` (the
 baseline ``bench/results/stress.csv`` and every scene's row in ``stress-scenes.csv``);
@@ -152,8 +154,7 @@ def write_scenes(results: list[SceneResult], path: Path) -> None:
             writer.writerow([r.seed, *(r.conditions[name] for name in names), int(r.found), error,
                              r.cells, r.occupancy_wrong, r.letters, r.letters_wrong, r.rotations,
                              r.rotations_wrong, r.false_named, r.missed_named, r.empty_named,
-                             r.refusal,
-                             " ".join(r.mistakes[:30])])
+                             r.refusal, " ".join(r.mistakes[:30])])
 
 
 def named_line(row: dict[str, object]) -> str:

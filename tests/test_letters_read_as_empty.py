@@ -6,26 +6,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lab.render import RenderOptions, render_board_photo
+from lab.render import RenderedPhoto, RenderOptions, render_board_photo
 from lab.stress import cached_scene
 from lab.stress.score import score_reading
 from referee.boardtext import Tile
 from referee.cells import SIZE, Cell
 from tests.support.occupancy import DoubtingOccupancy
-from vision import DISPUTE_CONFIG, read_board
+from vision import DISPUTE_CONFIG, BoardReading, read_board
 from vision.cells.facecolour import marks_on_bare_kinds
 from vision.cells.letterevidence import LetterFeature
 from vision.tuning import ReadConfig
 
 
-def _house_photo():
+def _house_photo() -> RenderedPhoto:
     tiles = {Cell(col, 7): Tile(letter, False, None)
              for col, letter in zip(range(5, 10), "HOUSE", strict=True)}
     return render_board_photo(tiles, seed=5, width=1600, height=1200,
                               options=RenderOptions.clean())
 
 
-def _unsure(reading) -> list[str]:
+def _unsure(reading: BoardReading) -> list[str]:
     return sorted(cell.name for warning in reading.warning_details
                   if warning.code == "unsure-whether-tile" for cell in warning.cells)
 
