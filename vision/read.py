@@ -23,7 +23,7 @@ import numpy as np
 from referee.cells import Cell
 from referee.tiles import TileSet, load_tile_set, tile_set_names
 from vision.board.rectify import SIZE, RectifiedBoard, check_corners, rectify
-from vision.cells.cover import covered_groups
+from vision.cells.cover import covered_groups, foreign_groups
 from vision.cells.facecolour import marks_on_bare_kinds
 from vision.cells.letterevidence import lettered_light
 from vision.cells.occupancy import OccupancyModel
@@ -322,7 +322,11 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     for col, row in judge_blur(photographed, occupied, config, photo_cell_px_or_inf(corners)):
         light.setdefault((col, row), []).append(blur_over(Cell(col, row)))
     # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
-    for cell in _covered(photographed, tile_mask, config):
+    # A hand (edgeless cells), then a thing with an outline of its own (a cup: far in colour).
+    covered = _covered(photographed, tile_mask, config)
+    covered += [cell for group in foreign_groups(photographed, tile_mask)
+                for cell in _cells_of(group) if cell not in covered]
+    for cell in covered:
         light.setdefault(cell, []).append(something_over(Cell(*cell)))
     crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in occupied]
     probs = classifier.tile_probabilities(crops, letters)
@@ -466,8 +470,12 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
             f"something lies over {len(rows)} squares of the board, around {around.name} (a "
             "hand?): take the photo again with the board clear", cells=(around,),
             reason="covered")
-    return [(int(col), int(row)) for group in groups for row, col in zip(*np.nonzero(group),
-                                                                          strict=True)]
+    return [cell for group in groups for cell in _cells_of(group)]
+
+
+def _cells_of(mask: np.ndarray) -> list[tuple[int, int]]:
+    """The (col, row) cells of a (15, 15) mask, row by row."""
+    return [(int(col), int(row)) for row, col in zip(*np.nonzero(mask), strict=True)]
 
 
 @cache

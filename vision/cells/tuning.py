@@ -187,6 +187,13 @@ GLARE_LIGHTNESS = 230.0
 NAMED_GROUP = 8
 """Bare cells side by side, at least this many: each is named as covered (more than
 ``ReadConfig.max_covered_squares``: the photo is not read at all, a hand over the board)."""
+FOREIGN_PEER_SPREADS = 20.0
+FOREIGN_GROUP = 4
+"""Cells not read as tiles whose face lies this many peer spreads from their kind's, side by side
+at least :data:`FOREIGN_GROUP` of them and no glare nor shade, are a thing on the board whatever
+their edges (a cup's rim and sides have some): named as something over them, and as maybe hiding
+a tile where read as empty, the tiles half under its edge among them (docs/tuning.md, "Something
+on the board with an outline")."""
 MIN_PEER_SPREAD = 0.5
 """Peer distances under this (chroma units) are noise: the spread is never taken as smaller."""
 HALO_LIGHTER = 20.0
