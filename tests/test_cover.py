@@ -15,7 +15,7 @@ from lab.truth import DEV_PHOTOS, photo_corners, read_truth
 from referee.boardtext import Tile
 from referee.cells import Cell
 from vision.board.rectify import grid_homography, rectify
-from vision.cells.cover import foreign_groups
+from vision.cells.cover import covered_groups
 from vision.errors import ImageQualityError
 from vision.read import read_board
 from vision.tuning import DISPUTE_CONFIG
@@ -94,7 +94,7 @@ def _board_with_a_cup() -> tuple[np.ndarray, np.ndarray]:
 
 def test_a_cup_on_the_board_names_the_tile_under_its_rim() -> None:
     # Its rim and sides have edges, so few of its cells are bare and no hand's group forms; its
-    # colour, far from every square's, gives it away (vision.cells.cover.foreign_groups). The R
+    # colour, far from every square's, gives it away (vision.cells.cover.Covers.foreign). The R
     # half under the rim is read as empty, and said to be maybe a tile.
     image, corners = _board_with_a_cup()
     reading = read_board(image, corners=corners, config=DISPUTE_CONFIG)
@@ -111,7 +111,7 @@ def test_a_clean_board_shows_no_foreign_thing() -> None:
                     margin_cells=DISPUTE_CONFIG.margin_cells)
     tiles = np.zeros((15, 15), bool)
     tiles[7, 5:10] = True
-    assert foreign_groups(board, tiles) == []
+    assert covered_groups(board, tiles) == ([], [])
 
 
 def test_a_cover_over_a_hands_worth_of_squares_is_refused() -> None:

@@ -23,7 +23,7 @@ import numpy as np
 from referee.cells import Cell
 from referee.tiles import TileSet, load_tile_set, tile_set_names
 from vision.board.rectify import SIZE, RectifiedBoard, check_corners, rectify
-from vision.cells.cover import covered_groups, foreign_groups
+from vision.cells.cover import covered_groups
 from vision.cells.facecolour import marks_on_bare_kinds
 from vision.cells.letterevidence import lettered_light
 from vision.cells.occupancy import OccupancyModel
@@ -322,11 +322,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     for col, row in judge_blur(photographed, occupied, config, photo_cell_px_or_inf(corners)):
         light.setdefault((col, row), []).append(blur_over(Cell(col, row)))
     # After the blur check: a smeared photo has no edges anywhere, and is refused for its blur.
-    # A hand (edgeless cells), then a thing with an outline of its own (a cup: far in colour).
-    covered = _covered(photographed, tile_mask, config)
-    covered += [cell for group in foreign_groups(photographed, tile_mask)
-                for cell in _cells_of(group) if cell not in covered]
-    for cell in covered:
+    for cell in _covered(photographed, tile_mask, config):
         light.setdefault(cell, []).append(something_over(Cell(*cell)))
     crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in occupied]
     probs = classifier.tile_probabilities(crops, letters)
@@ -459,9 +455,11 @@ def lone_turns(guesses: list[TileGuess]) -> list[bool]:
 
 def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
              ) -> list[tuple[int, int]]:
-    """The (col, row) cells something lies over (:mod:`vision.cells.cover`), to be named; refuses
-    the photo in one line when it hides a hand's worth of the board (``max_covered_squares``)."""
-    groups = covered_groups(board, tiles)
+    """The (col, row) cells something lies over (:mod:`vision.cells.cover`: a hand's bare cells,
+    then a thing's far in colour), to be named; refuses the photo in one line when its bare cells
+    hide a hand's worth of the board (``max_covered_squares``)."""
+    covers = covered_groups(board, tiles)
+    groups = covers.bare
     if groups and int(groups[0].sum()) > config.max_covered_squares:
         rows, cols = np.nonzero(groups[0])
         middle = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
@@ -470,7 +468,9 @@ def _covered(board: RectifiedBoard, tiles: np.ndarray, config: ReadConfig
             f"something lies over {len(rows)} squares of the board, around {around.name} (a "
             "hand?): take the photo again with the board clear", cells=(around,),
             reason="covered")
-    return [cell for group in groups for cell in _cells_of(group)]
+    cells = [cell for group in groups for cell in _cells_of(group)]
+    return cells + [cell for group in covers.foreign for cell in _cells_of(group)
+                    if cell not in cells]
 
 
 def _cells_of(mask: np.ndarray) -> list[tuple[int, int]]:

@@ -52,40 +52,29 @@ from vision.cells.tuning import (
 )
 
 
-def covered_groups(board: RectifiedBoard, tiles: np.ndarray) -> list[np.ndarray]:
-    """The groups of at least :data:`NAMED_GROUP` bare cells side by side (sharing an edge) that
-    are not a glare halo, largest first, each a (15, 15) bool mask.
+class Covers(NamedTuple):
+    """What lies over the board (:func:`covered_groups`), each group a (15, 15) bool mask."""
+
+    bare: list[np.ndarray]
+    """Groups of at least :data:`NAMED_GROUP` bare cells (a hand, a note), largest first."""
+    foreign: list[np.ndarray]
+    """Groups of at least :data:`FOREIGN_GROUP` cells far in colour from their kind of square
+    (:data:`FOREIGN_PEER_SPREADS`), whatever their edges: a thing with an outline, a cup."""
+
+
+def covered_groups(board: RectifiedBoard, tiles: np.ndarray) -> Covers:
+    """The groups of cells something lies over, side by side (sharing an edge), neither a glare
+    halo nor a shadow: bare ones (:attr:`Covers.bare`) and ones far in colour
+    (:attr:`Covers.foreign`).
 
     ``tiles`` (15, 15) are the cells read as tiles: they are no square's peer, and the peer
     spread is measured over the other cells.
-    """
-    lightness, chroma = face_colours(board)
-    bare = _bare_cells(board, tiles.reshape(-1), lightness, chroma)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(
-        bare.reshape(SIZE, SIZE).astype(np.uint8), connectivity=4)
-    sizes = stats[1:, cv2.CC_STAT_AREA]
-    groups = [labels.reshape(-1) == label + 1 for label in np.argsort(-sizes, kind="stable")
-              if sizes[label] >= NAMED_GROUP]
-    peers, other = other_peers()
-    usable = other & ~tiles.reshape(-1)[peers] & ~bare[peers]
-    kept = []
-    for group in groups:
-        typical = _against_kind(group, lightness, chroma, peers, usable)
-        if typical is None or not (typical.washed_out() or typical.in_shade()):
-            kept.append(group.reshape(SIZE, SIZE))
-    return kept
 
-
-def foreign_groups(board: RectifiedBoard, tiles: np.ndarray) -> list[np.ndarray]:
-    """The groups of at least :data:`FOREIGN_GROUP` cells side by side whose face is far from
-    their kind of square's (:data:`FOREIGN_PEER_SPREADS`), not read as tiles (``tiles``, (15, 15))
-    and not glare, nor a glare halo or a shadow; each a (15, 15) bool mask.
-
-    Why: a thing on the board with an outline of its own (a cup, a mug, a phone) shows edges on
-    many of its cells, so few of them are bare (:func:`covered_groups`) and no group of them was
-    named; the tiles half under its edge, their letters merged with its dark mass, were read as
-    empty with no word said (stress scenes 100149 and 100232: six tiles). Its colour gives it away
-    all the same: the cells it covers lie 20 to 100 peer spreads from their kind, where an empty
+    Why the second kind: a thing on the board with an outline of its own (a cup, a mug, a phone)
+    shows edges on many of its cells, so few of them are bare and no group of them was named;
+    the tiles half under its edge, their letters merged with its dark mass, were read as empty
+    with no word said (stress scenes 100149 and 100232: six tiles). Its colour gives it away all
+    the same: the cells it covers lie 8 to 100 peer spreads from their kind, where an empty
     square's median is one.
     """
     lightness, chroma = face_colours(board)
@@ -93,36 +82,39 @@ def foreign_groups(board: RectifiedBoard, tiles: np.ndarray) -> list[np.ndarray]
     to_peer = peer_distance(chroma, flat)
     known = ~flat & np.isfinite(to_peer)
     if not known.any():
-        return []
+        return Covers([], [])
     spread = max(float(np.median(to_peer[known])), MIN_PEER_SPREAD)
-    far = known & (to_peer > FOREIGN_PEER_SPREADS * spread) & (lightness < GLARE_LIGHTNESS)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(
-        far.reshape(SIZE, SIZE).astype(np.uint8), connectivity=4)
+    unlit = lightness < GLARE_LIGHTNESS
+    bare = ~_marked(board) & (to_peer > BARE_PEER_SPREADS * spread) & unlit
+    far = known & (to_peer > FOREIGN_PEER_SPREADS * spread) & unlit
     peers, other = other_peers()
-    usable = other & ~flat[peers] & ~far[peers]
-    kept = []
-    for label in np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= FOREIGN_GROUP) + 1:
-        group = labels.reshape(-1) == label
-        typical = _against_kind(group, lightness, chroma, peers, usable)
-        if typical is None or not (typical.washed_out() or typical.in_shade()):
-            kept.append(group.reshape(SIZE, SIZE))
-    return kept
+
+    def groups(cells: np.ndarray, least: int) -> list[np.ndarray]:
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(
+            cells.reshape(SIZE, SIZE).astype(np.uint8), connectivity=4)
+        sizes = stats[1:, cv2.CC_STAT_AREA]
+        usable = other & ~flat[peers] & ~cells[peers]
+        kept = []
+        for label in np.argsort(-sizes, kind="stable"):
+            group = labels.reshape(-1) == label + 1
+            if sizes[label] < least:
+                continue
+            typical = _against_kind(group, lightness, chroma, peers, usable)
+            if typical is None or not (typical.washed_out() or typical.in_shade()):
+                kept.append(group.reshape(SIZE, SIZE))
+        return kept
+
+    return Covers(groups(bare, NAMED_GROUP), groups(far, FOREIGN_GROUP))
 
 
-def _bare_cells(board: RectifiedBoard, tiles: np.ndarray, lightness: np.ndarray,
-                chroma: np.ndarray) -> np.ndarray:
-    """(225,) bool: cells that show none of the board's marks and not their square's colour."""
+def _marked(board: RectifiedBoard) -> np.ndarray:
+    """(225,) bool: cells that show the board's marks, edges (:data:`BARE_EDGES`), also looked
+    at coarsely (:data:`COARSE_BARE_EDGES`)."""
     grey = cv2.cvtColor(stats_grid(board), cv2.COLOR_BGR2GRAY)
     coarse = cv2.resize(grey, (SIZE * COARSE_CELL_PX, SIZE * COARSE_CELL_PX),
                         interpolation=cv2.INTER_AREA)
-    marked = (_edge_share(grey, STATS_PX) >= BARE_EDGES) | (
+    return (_edge_share(grey, STATS_PX) >= BARE_EDGES) | (
         _edge_share(coarse, COARSE_CELL_PX) >= COARSE_BARE_EDGES)
-    to_peer = peer_distance(chroma, tiles)
-    known = ~tiles & np.isfinite(to_peer)
-    if not known.any():
-        return np.zeros(SIZE * SIZE, bool)
-    spread = max(float(np.median(to_peer[known])), MIN_PEER_SPREAD)
-    return ~marked & (to_peer > BARE_PEER_SPREADS * spread) & (lightness < GLARE_LIGHTNESS)
 
 
 def _edge_share(grey: np.ndarray, cell_px: int) -> np.ndarray:
@@ -178,4 +170,4 @@ def _against_kind(group: np.ndarray, lightness: np.ndarray, chroma: np.ndarray,
                     float(np.median(turned)), float(np.median(kind_chroma)))
 
 
-__all__ = ["covered_groups", "foreign_groups"]
+__all__ = ["Covers", "covered_groups"]
