@@ -214,7 +214,7 @@ def off_square_tiles(board: RectifiedBoard, probability: np.ndarray, occupancy: 
              for row, col in zip(*np.nonzero(beside & ~tile_mask), strict=True)}
     least.update({(int(col), int(row)): PUSHED for row, col in zip(
         *np.nonzero((probability >= MAYBE_MISSED) & ~tile_mask), strict=True)})
-    tiles = [(int(col), int(row)) for row, col in zip(*np.nonzero(tile_mask), strict=True)]
+    tiles = _cells_of(tile_mask)
     stray = stray_letters(board, least, tiles)
     if not stray:
         return found
@@ -270,7 +270,7 @@ def letters_read_as_empty(board: RectifiedBoard, evidence: np.ndarray, probabili
         return []
     candidates = (marks_on_bare_kinds(evidence).reshape(SIZE, SIZE)
                   & (probability < config.unsure_empty_above))
-    cells = [(int(col), int(row)) for row, col in zip(*np.nonzero(candidates), strict=True)]
+    cells = _cells_of(candidates)
     if not cells:
         return []
     crops = [board.cell_image(col, row, pad=CROP_PAD) for col, row in cells]
@@ -303,7 +303,7 @@ def read_rectified(board: RectifiedBoard, corners: np.ndarray, *, tiles: str = "
     board = replace(lit, image=255 - lit.image) if lettered_light(lit) else lit
     assessed = occupancy.assess(board)
     probability = tile_probability(board, occupancy, config.occupancy_shift,
-                                   config.occupancy_shift_sure, assessed.probability.copy())
+                                   config.occupancy_shift_sure, assessed.probability)
     tile_mask = probability >= config.occupancy_threshold
     pushed = off_square_tiles(board, probability, occupancy, classifier, letters, config)
     for (col, row), tile in pushed.read.items():

@@ -96,9 +96,9 @@ def covered_groups(board: RectifiedBoard, tiles: np.ndarray) -> Covers:
         usable = other & ~flat[peers] & ~cells[peers]
         kept = []
         for label in np.argsort(-sizes, kind="stable"):
-            group = labels.reshape(-1) == label + 1
             if sizes[label] < least:
-                continue
+                break
+            group = labels.reshape(-1) == label + 1
             typical = _against_kind(group, lightness, chroma, peers, usable)
             if typical is None or not (typical.washed_out() or typical.in_shade()):
                 kept.append(group.reshape(SIZE, SIZE))
