@@ -720,9 +720,8 @@ LOSO_NETWORKS = MODELS / "loso"
 Training a network needs torch (:mod:`lab.train_cnn`), reading with one does not: so that
 ``tileref eval`` could score a reader with a network leave-one-source-out on any machine, the
 networks trained without each source would be committed here with the product's one (the
-perceptrons, numpy-trained in minutes, are trained and cached by :func:`loso_models`). None is
-committed today (the network did not earn its place, see :mod:`vision.letters.classify`); ``python
--m lab.train_cnn --out vision/models`` writes them all, and ``tileref eval`` then reads with them.
+perceptrons, numpy-trained in minutes, are trained and cached by :func:`loso_models`). ``python -m
+lab.train_cnn --out vision/models`` writes them all with the product's network.
 """
 
 

@@ -4,25 +4,24 @@ torch.
 Needs the optional ``train`` extra; reading with the trained network does not. Install the CPU
 build first (``.venv/bin/pip install torch==2.13.0``: its wheel lies on this machine's disk,
 where an unpinned torch would fetch a CUDA build of several GB), then ``pip install -e
-'.[train]'``. The data are the perceptron's (:mod:`lab.train`): rendered faces, tiles cut
-from rendered boards, real tiles cut from the truth photos at their truth corners, the real ones
-weighing three times as much. Every epoch each crop is seen once, turned
+'.[train]'``. The data are the perceptron's (:mod:`lab.train`): rendered faces (bold sans, and
+every lettering style and tile colour of the stress scenes, as :class:`lab.train.TrainingSettings`
+says), tiles cut from rendered boards, real tiles cut from the truth photos at their truth
+corners, the real ones weighing three times as much. Every epoch each crop is seen once, turned
 by a random quarter turn (its class turning with it) and moved a little (shift, scale, a few
 degrees, blur, light), since crops cut off centre are where the perceptron goes wrong.
 
-Write the network the reader would use and the leave-one-source-out networks ``tileref eval``
-would read with (``vision/models/tiles_cnn.npz``, ``vision/models/loso/<source>_cnn.npz``; six
-networks, about two minutes each on one core; none is committed, see below)::
+Write the network the reader uses and the leave-one-source-out networks ``tileref eval`` reads
+with (``vision/models/tiles_cnn.npz``, ``vision/models/loso/<source>_cnn.npz``; six networks,
+about four minutes each on one core, the same bytes from the same seed on the same machine)::
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python -m lab.train_cnn --out vision/models
 
 ``--evaluate`` prints leave-one-source-out figures on the real tiles cut at their truth corners
 (no second look): the perceptron of :func:`lab.train.loso_models`, the network alone, the two
-combined, each with the board's rotations weighing in as in the product. The pair misread a
-third fewer letters cut at the truth corners than the perceptron alone, but end to end (``tileref
-eval``) the second look already mends what the network mends: about two English letters more, not
-steady over seeds, for ~4 % more time a photo, so the reader does not use it. The figures are in
-docs/tuning.md ("A tile network, measured and not kept").
+combined, each with the board's rotations weighing in as in the product. Why the reader uses the
+pair (the held-out lettering styles and tile colours of the stress scenes) is in
+:mod:`vision.letters.classify` and docs/tuning.md ("The tile network, kept").
 """
 
 from __future__ import annotations
@@ -86,17 +85,27 @@ def crop_data(photos: Path = DEV_PHOTOS, settings: TrainingSettings | None = Non
     """Every training crop of the perceptron, as pixels; and the real boards they came from."""
     settings = settings or TrainingSettings()
     cell_px = DEFAULT_CONFIG.cell_px
-    faces, labels = rendered_face_crops(settings.per_letter, settings.seed, cell_px)
+    faces, labels = rendered_face_crops(settings.per_letter, settings.seed, cell_px,
+                                        settings.lettering)
     gray = [_gray_bytes(faces)]
-    sources = [""] * len(labels)
     if settings.boards:
         crops, letters, rotations = rendered_board_tiles(settings.boards, settings.seed, cell_px)
         gray.append(_gray_bytes(crops))
         labels += [class_label(letter, rotation)
                    for letter, rotation in zip(letters, rotations, strict=True)]
-        sources += [""] * len(crops)
-    rendered = len(labels)
     boards = load_real_boards(photos)
+    return joined(rendered_crops(np.concatenate(gray), labels), real_crops(boards)), boards
+
+
+def rendered_crops(gray: np.ndarray, labels: list[str]) -> CropData:
+    """Rendered grey crops and their classes, each weighing one."""
+    return CropData(gray, list(labels), [""] * len(labels), np.ones(len(labels), np.float32))
+
+
+def real_crops(boards: list) -> CropData:
+    """The readable tiles of the truth photos (:func:`lab.train.load_real_boards`), each
+    weighing :data:`REAL_WEIGHT`."""
+    gray, labels, sources = [], [], []
     for board in boards:
         keep = [i for i, letter in enumerate(board.letters) if letter]
         if not keep:
@@ -104,9 +113,16 @@ def crop_data(photos: Path = DEV_PHOTOS, settings: TrainingSettings | None = Non
         gray.append(_gray_bytes([board.crops[i] for i in keep]))
         labels += [class_label(board.letters[i], board.rotations[i]) for i in keep]
         sources += [board.source] * len(keep)
-    weights = np.ones(len(labels), np.float32)
-    weights[rendered:] = REAL_WEIGHT
-    return CropData(np.concatenate(gray), labels, sources, weights), boards
+    return CropData(np.concatenate(gray), labels, sources,
+                    np.full(len(labels), REAL_WEIGHT, np.float32))
+
+
+def joined(*parts: CropData) -> CropData:
+    """The crops of every part, in order."""
+    return CropData(np.concatenate([part.gray for part in parts]),
+                    [label for part in parts for label in part.labels],
+                    [source for part in parts for source in part.sources],
+                    np.concatenate([part.weights for part in parts]))
 
 
 def turn_label(label: str, turns: int) -> str:

@@ -2,9 +2,11 @@
 ``lab.train_cnn.check_against_torch`` checks every network it converts, where torch is), its
 inputs, its storage, and how the classifier reads with one.
 
-No trained network is committed (it did not read enough better, see :mod:`vision.letters.classify`),
-so these run on networks with seeded random weights: what is checked is the arithmetic and the
-plumbing, which a trained network's figures rest on.
+Most run on networks with seeded random weights: what is checked is the arithmetic and the
+plumbing, which a trained network's figures rest on. The last ones check the committed network:
+that the reader and ``tileref eval`` read with it, and that it mends letters of a stress scene's
+slab and serif faces that the perceptron alone misreads (why it is committed, see
+:mod:`vision.letters.classify`).
 """
 
 from __future__ import annotations
@@ -14,8 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lab.stress import cached_scene
+from lab.stress.score import score_reading
 from lab.tileface import available_fonts, render_tile_face
+from lab.train import ALL_SOURCES, loso_network
+from lab.truth import DEV_PHOTOS, photos_with_truth, read_truth
 from referee.tiles import load_tile_set
+from vision import DISPUTE_CONFIG, read_board
 from vision.letters.classify import TileClassifier, ink_maps, letter_boxes, network_path
 from vision.letters.cnn import CONVS, HIDDEN, INPUT_PX, Cnn, network_inputs
 from vision.perceptron import MODELS, Mlp
@@ -169,3 +176,36 @@ def test_a_network_must_name_the_perceptron_classes() -> None:
                 PERCEPTRON.w2[:, :-1], PERCEPTRON.b2[:-1], PERCEPTRON.labels[:-1])
     with pytest.raises(ValueError):
         TileClassifier(short, _network("crop"))
+
+
+@pytest.mark.photos
+def test_the_reader_and_tileref_eval_read_with_the_committed_network() -> None:
+    committed = TileClassifier.load()
+    assert committed.network is not None
+    assert committed.network.labels == committed.model.labels
+    # tileref eval reads each truth photo with a network trained without its source's photos
+    # (a source whose photos have no truth corners was never trained on: the product's one).
+    assert loso_network(ALL_SOURCES) is not None
+    sources = {truth.source for truth in map(read_truth, photos_with_truth(DEV_PHOTOS))
+               if truth.corners is not None}
+    assert len(sources) >= 5
+    for source in sources:
+        network = loso_network(source)
+        assert network is not None and network.labels == committed.model.labels
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "mended"), [
+    (100190, ("D9 N>I", "H9 L>J")),  # a slab face at 1024 px
+    (100133, ("L6 P>I", "L8 E>F")),  # a serif face, defocused, 45-60 degrees
+])
+def test_the_network_mends_letters_the_perceptron_alone_misreads(
+        seed: int, mended: tuple[str, ...]) -> None:
+    scene = cached_scene(seed)
+    committed = TileClassifier.load()
+    alone = score_reading(scene, read_board(scene.jpeg, config=DISPUTE_CONFIG,
+                                            classifier=TileClassifier(committed.model)))
+    paired = score_reading(scene, read_board(scene.jpeg, config=DISPUTE_CONFIG))
+    assert set(mended) <= set(alone.mistakes)
+    assert not set(mended) & set(paired.mistakes)
+    assert paired.letters_wrong < alone.letters_wrong

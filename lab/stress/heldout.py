@@ -8,7 +8,11 @@ for one never seen, each trained condition (:data:`HELD_OUT`: the lettering styl
 faces of every other style and colour plus the real tiles of the truth photos, and reads that
 condition's stress scenes; the same model trained on every style and colour (``seen``) reads
 them too, so a row says what holding the condition out costs, and the committed model's figure
-(the plain stress run) what the wider training buys.
+(the plain stress run) what the wider training buys. The product reads with a tile network beside
+the perceptron (:mod:`vision.letters.classify`), so each row is read twice more, by the pair: the
+perceptron above with a network trained on the same faces and real tiles
+(:func:`held_out_networks`; training it needs torch, the ``train`` extra, once: the networks
+are cached too).
 
 The faces are rendered once into a pool (:data:`PER_LETTER` a letter, spread evenly over the
 styles and colours) and each model trained on the pool less the held-out condition's faces;
@@ -26,10 +30,12 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import importlib.util
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -37,19 +43,25 @@ from lab.stress.axes import axis_named
 from lab.stress.scene import StressScene, cached_scene, scene_key
 from lab.stress.score import SceneResult, score_reading, score_refusal
 from lab.train import (
+    ALL_SOURCES,
     CACHE_DIR,
     TILE_SEEDS,
     TrainingSettings,
     _real_letter_data,
     load_real_boards,
+    loso_network,
     rendered_faces,
     train_tiles,
     training_key,
 )
 from lab.truth import DEV_PHOTOS
 from vision import DISPUTE_CONFIG, VisionError, read_board
-from vision.letters.classify import TileClassifier, tile_features_batch
+from vision.letters import cnn as cnn_module
+from vision.letters.classify import TileClassifier, gray_stack, tile_features_batch
+from vision.letters.cnn import Cnn
 from vision.perceptron import Mlp
+
+Model = TypeVar("Model", Mlp, Cnn)
 
 HELD_OUT = ("font", "tile colour")
 """The axes whose values the tile model learns from renders, held out one at a time."""
@@ -63,19 +75,34 @@ RESULTS = ROOT / "bench" / "results" / "stress-heldout.csv"
 
 @dataclass
 class Pool:
-    """Rendered training faces' features, labels, and the style and colour each was drawn in."""
+    """Rendered training faces' features, grey pixels (what the network learns from), labels,
+    and the style and colour each was drawn in."""
 
     x: np.ndarray
+    gray: np.ndarray
     labels: list[str]
     styles: np.ndarray
     colours: np.ndarray
+
+    def without(self, axis: str, value: str) -> np.ndarray:
+        """Which faces a model held out of ``value`` of ``axis`` learns from ("all": every one)."""
+        if axis == "font":
+            return self.styles != value
+        if axis == "tile colour":
+            return self.colours != value
+        return np.ones(len(self.labels), bool)
+
+    def labels_where(self, keep: np.ndarray) -> list[str]:
+        """The labels of the faces ``keep`` marks."""
+        return [label for label, k in zip(self.labels, keep, strict=True) if k]
 
 
 def face_pool(per_letter: int = PER_LETTER, seed: int = POOL_SEED, cell_px: int = 48) -> Pool:
     """Faces of every letter in every lettering style and tile colour (``lab.train``'s "every
     style" faces), one random rotation each."""
     crops, labels, styles, colours = rendered_faces(per_letter, seed, cell_px, "every style")
-    return Pool(tile_features_batch(crops), labels, np.array(styles), np.array(colours))
+    return Pool(tile_features_batch(crops), gray_stack(crops).astype(np.uint8), labels,
+                np.array(styles), np.array(colours))
 
 
 def _key(photos: Path) -> str:
@@ -92,33 +119,73 @@ def held_out_models(conditions: list[tuple[str, str]], photos: Path = DEV_PHOTOS
                     cache_dir: Path = CACHE_DIR.parent / "heldout") -> dict[tuple[str, str], Mlp]:
     """For each (axis, value), a tile perceptron trained without that value's faces; the key
     ("all", "seen") is trained on every face. Trained once and cached."""
-    folder = cache_dir / _key(photos)
     data: dict[str, object] = {}
+
+    def train(axis: str, value: str) -> Mlp:
+        if not data:
+            print("rendering the face pool and cutting the real tiles (cached models next "
+                  "time) ...", file=sys.stderr, flush=True)
+            data["pool"] = face_pool()
+            data["real"] = _real_letter_data(load_real_boards(photos))
+        pool: Pool = data["pool"]  # type: ignore[assignment]
+        real_x: np.ndarray = data["real"][0]  # type: ignore[index]
+        real_labels: list[str] = data["real"][1]  # type: ignore[index]
+        keep = pool.without(axis, value)
+        print(f"training without {axis} {value} ({keep.sum()} faces) ...", file=sys.stderr,
+              flush=True)
+        return train_tiles(pool.x[keep], pool.labels_where(keep), real_x, real_labels)
+
+    return _trained_once(cache_dir / _key(photos), "tiles.npz", conditions, train, Mlp.load)
+
+
+def held_out_networks(conditions: list[tuple[str, str]], photos: Path = DEV_PHOTOS,
+                      cache_dir: Path = CACHE_DIR.parent / "heldout") -> dict[tuple[str, str], Cnn]:
+    """For each (axis, value) and ("all", "seen"), the tile network (:mod:`vision.letters.cnn`)
+    trained on the faces and real tiles its perceptron learns from (:func:`held_out_models`):
+    when the product reads with a network, a condition is only held out if neither model saw it.
+    Trained once with torch (the ``train`` extra, :mod:`lab.train_cnn`) and cached."""
+    from lab.train_cnn import joined, real_crops, rendered_crops
+
+    digest = hashlib.sha256(_key(photos).encode())
+    for module in (ROOT / "lab" / "train_cnn.py", Path(cnn_module.__file__)):
+        digest.update(module.read_bytes())
+    data: dict[str, object] = {}
+
+    def train(axis: str, value: str) -> Cnn:
+        if importlib.util.find_spec("torch") is None:
+            raise SystemExit("the held-out networks are not trained yet and need torch: "
+                             "install the train extra (see lab/train_cnn.py)")
+        from lab.train_cnn import train_cnn
+
+        if not data:
+            print("rendering the face pool and cutting the real tiles for the networks "
+                  "(cached next time) ...", file=sys.stderr, flush=True)
+            data["pool"] = face_pool()
+            data["real"] = real_crops(load_real_boards(photos))
+        pool: Pool = data["pool"]  # type: ignore[assignment]
+        keep = pool.without(axis, value)
+        print(f"training the network without {axis} {value} ({keep.sum()} faces) ...",
+              file=sys.stderr, flush=True)
+        return train_cnn(joined(rendered_crops(pool.gray[keep], pool.labels_where(keep)),
+                                data["real"]))  # type: ignore[arg-type]
+
+    return _trained_once(cache_dir / f"{_key(photos)}-cnn-{digest.hexdigest()[:8]}",
+                         "tiles_cnn.npz", conditions, train, Cnn.load)
+
+
+def _trained_once(folder: Path, suffix: str, conditions: list[tuple[str, str]],
+                  train: Callable[[str, str], Mlp | Cnn], load: Callable[[Path], Model]
+                  ) -> dict[tuple[str, str], Model]:
+    """("all", "seen") and each condition's model, loaded from ``folder``; one not there yet
+    is trained (``train(axis, value)``) and saved there first."""
     models = {}
     for axis, value in [("all", "seen"), *conditions]:
-        path = folder / f"{axis}-{value}.tiles.npz".replace(" ", "_")
+        path = folder / f"{axis}-{value}.{suffix}".replace(" ", "_")
         if not path.exists():
-            if not data:
-                print("rendering the face pool and cutting the real tiles (cached models next "
-                      "time) ...", file=sys.stderr, flush=True)
-                data["pool"] = face_pool()
-                data["real"] = _real_letter_data(load_real_boards(photos))
-            pool: Pool = data["pool"]  # type: ignore[assignment]
-            real_x: np.ndarray = data["real"][0]  # type: ignore[index]
-            real_labels: list[str] = data["real"][1]  # type: ignore[index]
-            keep = np.ones(len(pool.labels), bool)
-            if axis == "font":
-                keep = pool.styles != value
-            elif axis == "tile colour":
-                keep = pool.colours != value
-            print(f"training without {axis} {value} ({keep.sum()} faces) ...", file=sys.stderr,
-                  flush=True)
-            model = train_tiles(pool.x[keep], [label for label, k in zip(pool.labels, keep,
-                                                                         strict=True) if k],
-                                real_x, real_labels)
+            model = train(axis, value)
             folder.mkdir(parents=True, exist_ok=True)
             model.save(path)
-        models[(axis, value)] = Mlp.load(path)
+        models[(axis, value)] = load(path)
     return models
 
 
@@ -150,6 +217,11 @@ def held_out_table(seeds: Iterable[int], *, write: bool = False) -> int:
             if scene.conditions[axis] == value:
                 scenes_of[(axis, value)].append(seed)
     variants = {"perceptron": lambda key: TileClassifier(models[key])}
+    if loso_network(ALL_SOURCES) is not None:
+        # The product reads with a network too: held out of both, as the product would meet a
+        # condition neither saw.
+        networks = held_out_networks(conditions)
+        variants["with network"] = lambda key: TileClassifier(models[key], networks[key])
     rows = []
     for axis, value in conditions:
         chosen = scenes_of[(axis, value)]
@@ -195,4 +267,5 @@ def held_out_table(seeds: Iterable[int], *, write: bool = False) -> int:
     return 0
 
 
-__all__ = ["HELD_OUT", "PER_LETTER", "Pool", "face_pool", "held_out_models", "held_out_table"]
+__all__ = ["HELD_OUT", "PER_LETTER", "Pool", "face_pool", "held_out_models", "held_out_networks",
+           "held_out_table"]

@@ -1,22 +1,24 @@
 """Letter and rotation of one tile face, from a rectified cell crop.
 
-Measured, not assumed (``python -m lab.train --evaluate``, leave-one-source-out on real
-tiles): gradient-orientation histograms of the letter's own box, a coarse ink map, the ink in
-each corner where the value digit sits, fed to a small two-layer perceptron, beat the same
-features with nearest neighbours. The perceptron is trained on rendered faces (several bold sans
-fonts, the value digit in the corner, four rotations, lighting, blur, JPEG, too few pixels,
-offsets), tiles cut from rendered board photos, and real crops; it is stored as plain arrays in
-``vision/models/tiles.npz``, so reading needs numpy only. One class is one (letter, rotation)
+Measured, not assumed (``python -m lab.train --evaluate``, leave-one-source-out on real tiles):
+gradient-orientation histograms of the letter's own box, a coarse ink map, the ink in each corner
+where the value digit sits, fed to a small two-layer perceptron, beat the same features with nearest
+neighbours. The perceptron is trained on rendered faces (bold sans fonts and every lettering style
+of the stress scenes, the value digit in the corner, four rotations, lighting, blur, JPEG, too few
+pixels, offsets), tiles cut from rendered board photos, and real crops; it is stored as plain arrays
+in ``vision/models/tiles.npz``, so reading needs numpy only. One class is one (letter, rotation)
 pair, so the corner digit that tells a turned-over N from a Z takes part in every decision, and
 every crop is read in its four turns, which then vote.
 
 A small convolutional network over the crop's own ink map (:mod:`vision.letters.cnn`, trained on the
-same crops by :mod:`lab.train_cnn`) can read each crop once more, its log-probabilities
-averaged with the perceptron's vote, when its weights are stored beside the perceptron's as
-``tiles_cnn.npz``. None are committed: measured end to end (``tileref eval``, leave-one-source-
-out) the pair read 1446 of 1457 English letters where the perceptron alone reads 1444, and 1648
-of 1671 letters of every set where it reads 1651, and from another seed 1442 and 1644 (see
-docs/tuning.md, "A tile network, measured and not kept"): not worth ~4 % more time a photo.
+same crops by :mod:`lab.train_cnn`) reads each crop once more, its log-probabilities averaged with
+the perceptron's vote; it is stored beside the perceptron as ``tiles_cnn.npz``. Trained on the
+stress scenes' lettering styles and tile colours too, it earns its place where the perceptron's
+hand-made features stop: with each style or colour held out of both models' training (``python -m
+bench stress --held-out``), the pair read 5002 of 5187 letters of the held-out scenes where the
+perceptron alone read 4927 of 5188, no row worse (wood tiles 514 -> 532 of 536, sans faces 455 ->
+471 of 478); on the truth photos, leave-one-source-out, 1457 of 1461 English letters (1456 alone),
+for about 3 % more time a photo (docs/tuning.md, "The tile network, kept").
 """
 
 from __future__ import annotations
@@ -453,9 +455,9 @@ class TileClassifier:
     log-probabilities, mapped back to the crop's own rotation, are averaged). A letter read the
     same way from four directions is far more often right: on repositories the model never saw,
     the vote took letters from 93.3 % to 94.5 % and letter + rotation from 91.1 % to 92.2 %.
-    With a ``network`` (:class:`vision.letters.cnn.Cnn`, the same classes; none is committed, see
-    the module's notes) each crop is also read by it, once, and its log-probabilities are averaged
-    with the vote's.
+    With a ``network`` (:class:`vision.letters.cnn.Cnn`, the same classes; the committed one is
+    loaded with the perceptron, see the module's notes) each crop is also read by it, once, and
+    its log-probabilities are averaged with the vote's.
     """
 
     def __init__(self, model: Mlp, network: Cnn | None = None) -> None:
