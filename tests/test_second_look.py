@@ -115,8 +115,21 @@ def test_a_wider_crop_joins_the_second_look() -> None:
     """The second look also reads a doubtful tile from a crop grown ``second_look_pad`` of a
     cell on each side: a letter that the shifted crops still cut (its tile 15 px of 48 left of
     its square) comes in whole. Every letter in every installed font: more are read right with
-    the wider crop than without it, and hardly any that was right is lost."""
-    classifier = TileClassifier.load()
+    the wider crop than without it, and hardly any that was right is lost. Measured on the
+    perceptron alone: the tile network the product reads with beside it reads most cut letters
+    itself (155 and 156 of 156 with the pair), which still loses none to the wider crop (on the
+    stress set it reads 4 letters more: 68 -> 64 wrong)."""
+    pair = TileClassifier.load()
+    right, lost, cases = _second_looks(TileClassifier(pair.model))
+    assert right[0.12] >= right[0.0] + cases // 10, right
+    assert lost <= cases // 100, lost
+    right, lost, cases = _second_looks(pair)
+    assert right[0.12] >= right[0.0] and lost <= cases // 100, (right, lost)
+
+
+def _second_looks(classifier: TileClassifier) -> tuple[dict[float, int], int, int]:
+    """:func:`test_a_wider_crop_joins_the_second_look`'s letters read by ``classifier``: right
+    with and without the wider crop, right only without it, and how many were read."""
     right = {0.0: 0, 0.12: 0}
     lost = 0
     cases = [(letter, font) for letter in ENGLISH.letters if letter != "?"
@@ -132,5 +145,4 @@ def test_a_wider_crop_joins_the_second_look() -> None:
             read[pad] = classifier.guesses(looked)[0].letter == letter
             right[pad] += read[pad]
         lost += read[0.0] and not read[0.12]
-    assert right[0.12] >= right[0.0] + len(cases) // 10, right
-    assert lost <= len(cases) // 100, lost
+    return right, lost, len(cases)

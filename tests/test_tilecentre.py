@@ -67,8 +67,26 @@ def test_tiles_pushed_a_third_of_a_cell_are_read_whole() -> None:
     models, learnt from every style too; 136 and 122 with bold sans faces only, 136 and 120 with
     half as many rendered faces); with it, as the product
     reads, at least as many and nearly every tile found (occupancy misses a few tiles pushed
-    that far: not this test's); tiles on their squares are read as before."""
-    classifier = TileClassifier.load()
+    that far: not this test's); tiles on their squares are read as before. Measured on the
+    perceptron alone: the tile network the product reads with beside it also reads cut letters
+    better, so with the pair the crops following the letters gain less (133 and 140 of 156).
+    """
+    pair = TileClassifier.load()
+    alone = _tiles_pushed_read(TileClassifier(pair.model))
+    right, tiles, found = alone
+    assert right["follow"] >= right["squares"] + tiles // 16, (right, tiles)
+    right, tiles, found = _tiles_pushed_read(pair)
+    assert right["follow"] >= right["squares"], right
+    assert right["product"] >= right["follow"], right
+    assert right["product"] >= 0.97 * found, (right, found)
+    board = _board({(7, 7): _face("K"), (8, 7): _face("E")})
+    reading = read_rectified(board, np.zeros((4, 2)), classifier=pair)
+    assert [r.letter for r in reading.cells] == ["K", "E"]
+
+
+def _tiles_pushed_read(classifier: TileClassifier) -> tuple[dict[str, int], int, int]:
+    """:func:`test_tiles_pushed_a_third_of_a_cell_are_read_whole`'s tiles read by
+    ``classifier``: letters right by config, tiles, tiles found."""
     letters = [letter for letter in ENGLISH.letters if letter != "?"]
     configs = {**NARROW, "product": ReadConfig()}
     right = dict.fromkeys(configs, 0)
@@ -90,12 +108,7 @@ def test_tiles_pushed_a_third_of_a_cell_are_read_whole() -> None:
                 right[name] += sum(read.get(Cell(*cell).name) == letter
                                    for cell, letter in zip(cells, chunk, strict=True))
             found += sum(Cell(*cell).name in read for cell in cells)
-    assert right["follow"] >= right["squares"] + tiles // 16, (right, tiles)
-    assert right["product"] >= right["follow"], right
-    assert right["product"] >= 0.97 * found, (right, found)
-    board = _board({(7, 7): _face("K"), (8, 7): _face("E")})
-    reading = read_rectified(board, np.zeros((4, 2)), classifier=classifier)
-    assert [r.letter for r in reading.cells] == ["K", "E"]
+    return right, tiles, found
 
 
 @pytest.mark.slow
@@ -104,7 +117,19 @@ def test_rendered_boards_pushed_a_third_of_a_cell_off_the_grid_are_read() -> Non
     light), read with the renderer's own corners: of the tiles found, the crops following the
     letters read more right than the squares' crops (65 and 63 of 65 with the committed models,
     learnt from every style too; 63 and 60 with bold sans faces only, 63 and 59 with half as
-    many rendered faces), and nearly all."""
+    many rendered faces), and nearly all. Measured on the perceptron alone (see
+    :func:`test_tiles_pushed_a_third_of_a_cell_are_read_whole`); as the product reads, with the
+    tile network beside it, nearly all either way (66 and 65 of 66)."""
+    pair = TileClassifier.load()
+    right, found = _pushed_boards_read(TileClassifier(pair.model))
+    assert right["follow"] >= right["squares"] + 2, right
+    right, found = _pushed_boards_read(pair)
+    assert min(right.values()) >= 0.95 * found, (right, found)
+
+
+def _pushed_boards_read(classifier: TileClassifier) -> tuple[dict[str, int], int]:
+    """The letters right on the renders of the test above, by ``classifier``, with and without
+    following the letters; and the tiles found."""
     right = {"squares": 0, "follow": 0}
     found = 0
     for seed in range(9300, 9304):
@@ -115,13 +140,13 @@ def test_rendered_boards_pushed_a_third_of_a_cell_off_the_grid_are_read() -> Non
         for name, config in (("squares", dataclasses.replace(DEFAULT_CONFIG,
                                                              recentre_beyond=1.0)),
                              ("follow", DEFAULT_CONFIG)):
-            reading = read_board(photo.image, corners=photo.corners, config=config)
+            reading = read_board(photo.image, corners=photo.corners, config=config,
+                                 classifier=classifier)
             read = {r.cell: r.letter for r in reading.cells}
             seen = [cell for cell in tiles if cell.name in read and not tiles[cell].blank]
             right[name] += sum(read[cell.name] == tiles[cell].letter for cell in seen)
         found += len(seen)
-    assert right["follow"] >= right["squares"] + 2, right
-    assert right["follow"] >= 0.95 * found, (right, found)
+    return right, found
 
 
 @pytest.mark.slow
