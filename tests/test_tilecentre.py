@@ -72,8 +72,7 @@ def test_tiles_pushed_a_third_of_a_cell_are_read_whole() -> None:
     better, so with the pair the crops following the letters gain less (133 and 140 of 156).
     """
     pair = TileClassifier.load()
-    alone = _tiles_pushed_read(TileClassifier(pair.model))
-    right, tiles, found = alone
+    right, tiles, _ = _tiles_pushed_read(TileClassifier(pair.model))
     assert right["follow"] >= right["squares"] + tiles // 16, (right, tiles)
     right, tiles, found = _tiles_pushed_read(pair)
     assert right["follow"] >= right["squares"], right
@@ -121,15 +120,15 @@ def test_rendered_boards_pushed_a_third_of_a_cell_off_the_grid_are_read() -> Non
     :func:`test_tiles_pushed_a_third_of_a_cell_are_read_whole`); as the product reads, with the
     tile network beside it, nearly all either way (66 and 65 of 66)."""
     pair = TileClassifier.load()
-    right, found = _pushed_boards_read(TileClassifier(pair.model))
+    right, _ = _pushed_boards_read(TileClassifier(pair.model))
     assert right["follow"] >= right["squares"] + 2, right
     right, found = _pushed_boards_read(pair)
     assert min(right.values()) >= 0.95 * found, (right, found)
 
 
 def _pushed_boards_read(classifier: TileClassifier) -> tuple[dict[str, int], int]:
-    """The letters right on the renders of the test above, by ``classifier``, with and without
-    following the letters; and the tiles found."""
+    """The letters right on the renders of the test that calls it, read by ``classifier`` with
+    and without following the letters; and the tiles found."""
     right = {"squares": 0, "follow": 0}
     found = 0
     for seed in range(9300, 9304):
