@@ -22,8 +22,11 @@ def truth_board(photo: Path) -> tuple[RectifiedBoard, np.ndarray]:
     """``photo`` rectified at its truth corners, and the truth's (15, 15) tile mask [row, col]
     in the photo's South view."""
     truth = read_truth(photo)
+    corners = photo_corners(truth)
+    if corners is None:
+        raise ValueError(f"{photo.name} has no truth corners to rectify at")
     image = load_image(photo)
-    board = rectify(image, photo_corners(truth), cell_px=DEFAULT_CONFIG.cell_px,
+    board = rectify(image, corners, cell_px=DEFAULT_CONFIG.cell_px,
                     margin_cells=DEFAULT_CONFIG.margin_cells, tile_lift=DEFAULT_CONFIG.tile_lift)
     truth_rows = np.zeros((15, 15), dtype=bool)
     turned = truth.orientation // 90
