@@ -34,6 +34,7 @@ import importlib.util
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
@@ -46,6 +47,7 @@ from lab.train import (
     ALL_SOURCES,
     CACHE_DIR,
     TILE_SEEDS,
+    RealBoard,
     TrainingSettings,
     _real_letter_data,
     load_real_boards,
@@ -105,6 +107,28 @@ def face_pool(per_letter: int = PER_LETTER, seed: int = POOL_SEED, cell_px: int 
                 np.array(styles), np.array(colours))
 
 
+@cache
+def _pool() -> Pool:
+    """:func:`face_pool` rendered once a process: the perceptrons and the networks learn from the
+    same faces."""
+    print("rendering the face pool (models are cached: next time they load) ...", file=sys.stderr,
+          flush=True)
+    return face_pool()
+
+
+@cache
+def _real_boards(photos: Path) -> list[RealBoard]:
+    """The truth photos' boards (:func:`lab.train.load_real_boards`), cut once a process."""
+    print("cutting the real tiles of the truth photos ...", file=sys.stderr, flush=True)
+    return load_real_boards(photos)
+
+
+@cache
+def _real_features(photos: Path) -> tuple[np.ndarray, list[str], list[str]]:
+    """The real tiles' four-rotation features, labels and sources, for the perceptrons."""
+    return _real_letter_data(_real_boards(photos))
+
+
 def _key(photos: Path) -> str:
     """A digest of the code and settings the held-out models depend on: the training's own
     (:func:`lab.train.training_key`), the scenes' renderer and this module."""
@@ -119,17 +143,9 @@ def held_out_models(conditions: list[tuple[str, str]], photos: Path = DEV_PHOTOS
                     cache_dir: Path = CACHE_DIR.parent / "heldout") -> dict[tuple[str, str], Mlp]:
     """For each (axis, value), a tile perceptron trained without that value's faces; the key
     ("all", "seen") is trained on every face. Trained once and cached."""
-    data: dict[str, object] = {}
-
     def train(axis: str, value: str) -> Mlp:
-        if not data:
-            print("rendering the face pool and cutting the real tiles (cached models next "
-                  "time) ...", file=sys.stderr, flush=True)
-            data["pool"] = face_pool()
-            data["real"] = _real_letter_data(load_real_boards(photos))
-        pool: Pool = data["pool"]  # type: ignore[assignment]
-        real_x: np.ndarray = data["real"][0]  # type: ignore[index]
-        real_labels: list[str] = data["real"][1]  # type: ignore[index]
+        pool = _pool()
+        real_x, real_labels, _ = _real_features(photos)
         keep = pool.without(axis, value)
         print(f"training without {axis} {value} ({keep.sum()} faces) ...", file=sys.stderr,
               flush=True)
@@ -146,10 +162,10 @@ def held_out_networks(conditions: list[tuple[str, str]], photos: Path = DEV_PHOT
     Trained once with torch (the ``train`` extra, :mod:`lab.train_cnn`) and cached."""
     from lab.train_cnn import joined, real_crops, rendered_crops
 
-    digest = hashlib.sha256(_key(photos).encode())
+    key = _key(photos)
+    digest = hashlib.sha256(key.encode())
     for module in (ROOT / "lab" / "train_cnn.py", Path(cnn_module.__file__)):
         digest.update(module.read_bytes())
-    data: dict[str, object] = {}
 
     def train(axis: str, value: str) -> Cnn:
         if importlib.util.find_spec("torch") is None:
@@ -157,19 +173,14 @@ def held_out_networks(conditions: list[tuple[str, str]], photos: Path = DEV_PHOT
                              "install the train extra (see lab/train_cnn.py)")
         from lab.train_cnn import train_cnn
 
-        if not data:
-            print("rendering the face pool and cutting the real tiles for the networks "
-                  "(cached next time) ...", file=sys.stderr, flush=True)
-            data["pool"] = face_pool()
-            data["real"] = real_crops(load_real_boards(photos))
-        pool: Pool = data["pool"]  # type: ignore[assignment]
+        pool = _pool()
         keep = pool.without(axis, value)
         print(f"training the network without {axis} {value} ({keep.sum()} faces) ...",
               file=sys.stderr, flush=True)
         return train_cnn(joined(rendered_crops(pool.gray[keep], pool.labels_where(keep)),
-                                data["real"]))  # type: ignore[arg-type]
+                                real_crops(_real_boards(photos))))
 
-    return _trained_once(cache_dir / f"{_key(photos)}-cnn-{digest.hexdigest()[:8]}",
+    return _trained_once(cache_dir / f"{key}-cnn-{digest.hexdigest()[:8]}",
                          "tiles_cnn.npz", conditions, train, Cnn.load)
 
 
