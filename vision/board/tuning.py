@@ -85,6 +85,17 @@ class LocateConfig:
     # squares: 0.92 or more on 95 % of the stress set's grids within half a cell of the board,
     # 0.12-0.20 on ruled paper and colour noise (vision.board.premiums, docs/tuning.md).
     premium_on_squares: float = 0.6
+    # The lattice grown from a group's blobs (vision.board.premiums): from up to this many seed
+    # blobs, a blob joining within premium_lattice_off cells of a lattice point, at most
+    # premium_lattice_reach cells from a blob taken; the seeds end once one gathers this share
+    # of the group. It is placed where this share of its blobs lie on premium squares, if no
+    # other window of the board holds within premium_lattice_margin as many.
+    premium_lattice_seeds: int = 4
+    premium_lattice_off: float = 0.3
+    premium_lattice_reach: int = 5
+    premium_lattice_done: float = 0.8
+    premium_lattice_on: float = 0.85
+    premium_lattice_margin: int = 2
     comb_candidates: int = 3  # rough hypotheses refined when the first is not convincing
     thorough_comb_candidates: int = 8  # ...and on the second look (docs/tuning.md)
     # Line support that (with square-like cells) ends the search: no grid found later beat a
