@@ -14,7 +14,8 @@ keyed by the renderer's code).
 Options: ``--quick`` (:data:`QUICK` scenes, for development), ``--scenes N``, ``--write`` (the
 baseline ``bench/results/stress.csv`` and every scene's row in ``stress-scenes.csv``);
 ``--blur`` draws the blur curve instead (:func:`blur_curve`); ``--held-out`` reads each trained
-condition with models trained without it (:mod:`lab.stress.heldout`).
+condition with models trained without it (:mod:`lab.stress.heldout`: lettering styles and tile
+colours out of the tile models, board editions out of the occupancy model).
 
 Time: a scene takes 1-5 s to render and 1-3 s to read on this machine's shared cores, a 48 MP one
 a minute; the full set about 25 minutes the first time, 12 once rendered, ``--quick`` 3.
@@ -196,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="write the baseline CSVs (bench/results/stress*.csv)")
     parser.add_argument("--blur", action="store_true", help="draw the blur curve instead")
     parser.add_argument("--held-out", action="store_true",
-                        help="read each trained condition with models trained without it")
+                        help="read each trained condition (lettering, tile colour, board "
+                             "edition) with models trained without it")
     args = parser.parse_args(sys.argv[2:] if argv is None and sys.argv[1:2] == ["stress"]
                              else argv if argv is not None else sys.argv[1:])
     count = args.scenes or (QUICK if args.quick else SCENES)

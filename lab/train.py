@@ -33,9 +33,11 @@ import os
 import sys
 import time
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -366,23 +368,29 @@ found corners, ten seeds, against the corrected truth: 40 epochs 15 wrong cells 
 epochs 13 (for two seed offsets), 120 epochs 13, 64 hidden units instead of 32 no better (14 at
 40 epochs, 13 at 80). With the earlier features 80 epochs gave 20 (21-23 at 40)."""
 
-
 OCCUPANCY_RENDERS = 20
-"""Rendered boards (two blanks each) that join the real ones in training occupancy.
-
-The real photos hold a dozen blanks and no rendered premium print: measured on 16 other renders,
-the model trained on real boards alone called 25 squares tiles and missed 21 tiles (13 of 31
-blanks found); with 20 renders 4 and 18 (15 of 31), leave-one-source-out on the real photos
-unchanged (49 wrong cells of 8550 with found corners).
-"""
+"""Rendered boards (two blanks each) that join the real ones in training occupancy: the real
+photos hold a dozen blanks and no rendered premium print. Measured on 16 other renders, the
+model trained on real boards alone called 25 squares tiles and missed 21 tiles (13 of 31 blanks
+found); with 20 renders 4 and 18 (15 of 31), leave-one-source-out on the real photos unchanged
+(49 wrong cells of 8550 with found corners)."""
 OCCUPANCY_RENDER_SEED = 5000
+
+
+class RenderedBoard(NamedTuple):
+    """A rendered board the occupancy model learns from: its edition (a key of
+    :data:`lab.render.BOARD_STYLES`), its cells' features and which cells hold a tile."""
+    edition: str
+    features: np.ndarray
+    occupied: np.ndarray
 
 
 @cache
 def rendered_occupancy_boards(count: int = OCCUPANCY_RENDERS, seed: int = OCCUPANCY_RENDER_SEED
-                              ) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    """(features, occupied) of ``count`` rendered boards with two blanks each, hands left out
-    (a hidden cell has no answer to learn)."""
+                              ) -> tuple[RenderedBoard, ...]:
+    """``count`` rendered boards with two blanks each, hands left out (a hidden cell has no
+    answer to learn); each knows its edition, so that one can be held out
+    (:mod:`lab.stress.heldout`)."""
     from lab.render import random_position, render_board_photo
 
     boards = []
@@ -402,17 +410,20 @@ def rendered_occupancy_boards(count: int = OCCUPANCY_RENDERS, seed: int = OCCUPA
         config = DEFAULT_CONFIG
         board = rectify(photo.image, photo.corners, cell_px=config.cell_px,
                         margin_cells=config.margin_cells, tile_lift=config.tile_lift)
-        boards.append((cell_features(board), occupied))
+        boards.append(RenderedBoard(photo.options.board_style, cell_features(board), occupied))
     return tuple(boards)
 
 
-def train_occupancy(boards: list[RealBoard], seed: int = 0,
-                    renders: int = OCCUPANCY_RENDERS) -> Mlp:
-    rendered = rendered_occupancy_boards(renders) if renders else ()
+def train_occupancy(boards: list[RealBoard], seed: int = 0, renders: int = OCCUPANCY_RENDERS,
+                    editions: Collection[str] | None = None) -> Mlp:
+    """The occupancy model, learnt from the real boards and ``renders`` rendered ones (of the
+    ``editions`` only, when given: every edition but one, to measure that one unseen)."""
+    rendered = [board for board in (rendered_occupancy_boards(renders) if renders else ())
+                if editions is None or board.edition in editions]
     x = np.concatenate([board.occupancy_features[board.scored] for board in boards]
-                       + [features for features, _ in rendered])
+                       + [board.features for board in rendered])
     y = ["tile" if v else "empty" for board in boards for v in board.occupied[board.scored]]
-    y += ["tile" if v else "empty" for _, occupied in rendered for v in occupied]
+    y += ["tile" if v else "empty" for board in rendered for v in board.occupied]
     return average_mlps([train_mlp(x, y, hidden=32, epochs=OCCUPANCY_EPOCHS, seed=seed + k,
                                    lr=3e-3, decay=1e-3) for k in range(OCCUPANCY_SEEDS)])
 

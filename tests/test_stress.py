@@ -314,3 +314,29 @@ def test_an_enlarged_render_keeps_its_corners_on_the_grid() -> None:
     large = rectify(big.image, big.corners, cell_px=24, margin_cells=0.0,
                     tile_lift=0.0).image.astype(int)
     assert np.abs(small - large).mean() < 6
+
+
+def test_an_edition_held_out_of_the_occupancy_model_is_not_learnt(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import lab.train as train
+    from lab.render import BOARD_STYLES
+
+    boards = train.rendered_occupancy_boards(3)
+    assert boards and {board.edition for board in boards} <= set(BOARD_STYLES)
+    first = boards[0].edition
+
+    class Learnt(Exception):
+        """What train_mlp was given, in place of training."""
+
+    def learn(x, labels, **_):  # type: ignore[no-untyped-def]
+        raise Learnt(len(x), len(labels))
+
+    monkeypatch.setattr(train, "train_mlp", learn)
+    for editions, kept in (([first], [b for b in boards if b.edition == first]),
+                           ([e for e in BOARD_STYLES if e != first],
+                            [b for b in boards if b.edition != first]), (None, list(boards))):
+        if not kept:
+            continue
+        with pytest.raises(Learnt) as learnt:
+            train.train_occupancy([], renders=3, editions=editions)
+        cells = sum(len(board.occupied) for board in kept)
+        assert learnt.value.args == (cells, cells)
