@@ -38,11 +38,14 @@
     handles.forEach((handle, i) => {
       handle.addEventListener("pointerdown", (down) => {
         handle.setPointerCapture(down.pointerId);
+        // The corner moves as far as the finger does, from where it was: not to the finger's
+        // point, which would make it jump by where on the handle the finger landed, and by as
+        // much as the page moved under it (the live page grows and shrinks as frames come).
+        const start = corners[i].slice();
         const move = (event) => {
-          const box = img.getBoundingClientRect();
           const scale = size[0] / img.clientWidth;
-          corners[i] = [Math.max(0, Math.min(size[0], (event.clientX - box.left) * scale)),
-                        Math.max(0, Math.min(size[1], (event.clientY - box.top) * scale))];
+          corners[i] = [Math.max(0, Math.min(size[0], start[0] + (event.clientX - down.clientX) * scale)),
+                        Math.max(0, Math.min(size[1], start[1] + (event.clientY - down.clientY) * scale))];
           place();
         };
         handle.addEventListener("pointermove", move);

@@ -13,7 +13,17 @@
   const INTERVAL_MS = 500;
   let busy = false, paused = false, frames = 0, reads = 0, timer = null;
 
-  function show(what, more) { waiting.textContent = what; detail.textContent = more || ""; }
+  // The status lines never give back the height they once took: a detail that comes and goes
+  // with every frame would move everything below it, a corner handle under a finger included.
+  let tallest = 0;
+  function show(what, more) {
+    waiting.textContent = what;
+    detail.textContent = more || "";
+    const status = waiting.parentElement;
+    status.style.minHeight = "";
+    tallest = Math.max(tallest, status.offsetHeight);
+    status.style.minHeight = tallest + "px";
+  }
 
   async function start() {
     if (!token()) { show("This screen has no say in the game", WATCH_ONLY); return; }
