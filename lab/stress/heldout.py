@@ -239,18 +239,25 @@ def _figures(results: list[SceneResult]) -> tuple[int, int, int, int, int, int, 
             sum(r.rotations for r in found), sum(r.occupancy_wrong for r in found))
 
 
-def held_out_table(seeds: Iterable[int], *, write: bool = False) -> int:
-    """Train (or load) the held-out models, read each held-out condition's scenes with its own
-    and with the model that saw every condition, print a row per condition."""
-    seeds = list(seeds)
-    conditions = [(axis, value) for axis in HELD_OUT for value in axis_named(axis).values]
-    models = held_out_models(conditions)
+def _scenes_of(seeds: list[int], conditions: list[tuple[str, str]]
+               ) -> dict[tuple[str, str], list[int]]:
+    """The seeds of the scenes drawn with each (axis, value), each scene loaded once."""
     scenes_of: dict[tuple[str, str], list[int]] = {condition: [] for condition in conditions}
     for seed in seeds:
         scene = cached_scene(seed)
         for axis, value in conditions:
             if scene.conditions[axis] == value:
                 scenes_of[(axis, value)].append(seed)
+    return scenes_of
+
+
+def held_out_table(seeds: Iterable[int], *, write: bool = False) -> int:
+    """Train (or load) the held-out models, read each held-out condition's scenes with its own
+    and with the model that saw every condition, print a row per condition."""
+    seeds = list(seeds)
+    conditions = [(axis, value) for axis in HELD_OUT for value in axis_named(axis).values]
+    models = held_out_models(conditions)
+    scenes_of = _scenes_of(seeds, conditions)
     variants = {"perceptron": lambda key: TileClassifier(models[key])}
     if loso_network(ALL_SOURCES) is not None:
         # The product reads with a network too: held out of both, as the product would meet a
@@ -321,9 +328,11 @@ def held_out_editions_table(seeds: Iterable[int], *, write: bool = False) -> int
         return (f"{numbers[3]:4d} {100 * (1 - numbers[3] / max(numbers[2], 1)):6.2f}% "
                 f"({numbers[4]}, {numbers[5]}, {numbers[6]})")
 
+    editions = axis_named("edition").values
+    scenes_of = _scenes_of(seeds, [("edition", edition) for edition in editions])
     rows = []
-    for edition in axis_named("edition").values:
-        chosen = [seed for seed in seeds if cached_scene(seed).conditions["edition"] == edition]
+    for edition in editions:
+        chosen = scenes_of[("edition", edition)]
         trained = ("held out", "seen") if edition in BOARD_STYLES else ("seen",)
         figures = {}
         for variant in trained:
