@@ -15,8 +15,8 @@ same crops by :mod:`lab.train_cnn`) reads each crop once more, its log-probabili
 the perceptron's vote; it is stored beside the perceptron as ``tiles_cnn.npz``. Trained on the
 stress scenes' lettering styles and tile colours too, it earns its place where the perceptron's
 hand-made features stop: with each style or colour held out of both models' training (``python -m
-bench stress --held-out``), the pair read 5002 of 5187 letters of the held-out scenes where the
-perceptron alone read 4927 of 5188, no row worse (wood tiles 514 -> 532 of 536, sans faces 455 ->
+bench stress --held-out``), the pair reads 5012 of 5199 letters of the held-out scenes where the
+perceptron alone reads 4935 of 5200, no row worse (wood tiles 514 -> 532 of 536, sans faces 455 ->
 471 of 478); on the truth photos, leave-one-source-out, 1457 of 1461 English letters (1456 alone),
 for about 3 % more time a photo (docs/tuning.md, "The tile network, kept").
 """
